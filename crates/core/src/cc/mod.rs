@@ -1,0 +1,234 @@
+//! Congestion control: one trait, one file (or folder) per algorithm, and a
+//! config enum that is the factory.
+//!
+//! The transport owns the connection state — inflight, RTT estimator,
+//! delivery-rate sampling, the CA state machine — and lends a read-only
+//! [`Conn`] snapshot plus the ACK's [`RateSample`] to the algorithm. The
+//! algorithm's only outputs are `cwnd()` and `pacing_rate()` (plus, for BBR's
+//! PROBE_RTT, a request to mark the connection application-limited).
+//!
+//! Units follow Linux: windows and inflight are counted in packets (segments
+//! of up to one MSS), not bytes, because every reference implementation the
+//! specs cite (tcp_cubic.c, tcp_bbr.c, tcp_bbr2.c) works in packets and the
+//! rounding matters (BBR's `ceil(bdp)`, quantisation budget, cwnd ≥ 4).
+//!
+//! The hooks mirror Linux's `tcp_congestion_ops` call sites:
+//!
+//! | hook                 | Linux call site                                       |
+//! |----------------------|-------------------------------------------------------|
+//! | `on_ack`             | `tcp_cong_control` (after `tcp_rate_gen`), every ACK  |
+//! | `on_recovery_start`  | `tcp_enter_recovery` → `ssthresh()`                   |
+//! | `on_rto`             | `tcp_enter_loss` → `ssthresh()`, cwnd = inflight + 1, `set_state(Loss)` |
+//! | `on_packet_sent`     | per transmitted segment (PRR's `prr_out`)             |
+//! | `on_tx_start`        | `cwnd_event(CA_EVENT_TX_START)` (restart after idle)  |
+
+use crate::engine::Rng;
+use crate::time::{Duration, Time};
+use crate::transport::rate_sample::RateSample;
+use crate::units::Rate;
+use serde::{Deserialize, Deserializer};
+
+pub mod bbr;
+pub mod cubic;
+pub mod reno;
+mod window;
+
+pub use bbr::{Bbr, Params as BbrParams};
+pub use cubic::{Cubic, Params as CubicParams};
+pub use reno::{Params as RenoParams, Reno};
+
+/// Linux's congestion-avoidance state (`icsk_ca_state`), ordered as in Linux.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub enum CaState {
+    #[default]
+    Open,
+    Disorder,
+    Cwr,
+    Recovery,
+    Loss,
+}
+
+/// Read-only view of the connection, lent to the algorithm on every call.
+#[derive(Clone, Debug, Default)]
+pub struct Conn {
+    /// Payload bytes of a full segment.
+    pub mss: u32,
+    /// Packets delivered (acked or sacked) so far, each counted once.
+    pub delivered: u64,
+    /// Packets ever marked lost.
+    pub lost: u64,
+    pub delivered_ce: u64,
+    /// Packets in flight now (`packets_out − sacked_out − lost_out + retrans_out`).
+    pub inflight: u32,
+    pub ca_state: CaState,
+    pub srtt: Option<Duration>,
+    /// The transport's windowed minimum RTT (`tcp_min_rtt`, 300 s window).
+    pub min_rtt: Option<Duration>,
+    /// Time of the most recent ACK that delivered data (`delivered_mstamp`).
+    pub delivered_time: Time,
+    /// First unacknowledged byte and next byte to send (HyStart's round markers).
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// This ACK moved `snd_una` forward (PRR's `FLAG_SND_UNA_ADVANCED`).
+    pub snd_una_advanced: bool,
+    /// Linux `tcp_is_cwnd_limited`: the window was fully used (or, in slow
+    /// start, cwnd < 2 × the most packets recently outstanding).
+    pub is_cwnd_limited: bool,
+    /// Earliest time the pacer lets the next packet leave (`tcp_wstamp_ns`).
+    pub next_departure: Time,
+}
+
+/// What the transport tells the algorithm about each transmitted segment.
+#[derive(Clone, Copy, Debug)]
+pub struct SentPacket {
+    pub payload_bytes: u32,
+    pub is_retrans: bool,
+    /// Packets in flight including this one.
+    pub inflight: u32,
+}
+
+/// Telemetry snapshot; fields an algorithm does not have are `None`.
+#[non_exhaustive]
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CcMetrics {
+    /// Slow-start threshold, packets (loss-based algorithms; `None` = infinite).
+    pub ssthresh_pkts: Option<u32>,
+    /// Bandwidth the algorithm acts on (BBR's `bw()`), payload bits/s.
+    pub bw_est_bps: Option<f64>,
+    /// The algorithm's own min-RTT estimate.
+    pub min_rtt: Option<Duration>,
+    pub pacing_gain: Option<f64>,
+    pub cwnd_gain: Option<f64>,
+    /// Packet-timed round count.
+    pub round: Option<u64>,
+    pub full_bw_reached: Option<bool>,
+}
+
+/// What an algorithm is built from.
+pub struct CcInit {
+    pub mss: u32,
+    /// Initial window, packets (IW10).
+    pub initial_cwnd: u32,
+    /// Smoothed RTT when the algorithm is created (from the handshake), if any.
+    pub srtt: Option<Duration>,
+    /// This flow's own random stream (BBR's random PROBE_BW phase).
+    pub rng: Rng,
+}
+
+/// A congestion-control algorithm. See the module header for when each hook runs.
+pub trait CongestionControl {
+    /// Every ACK that acknowledged, sacked, or marked packets lost (Linux `cong_control`).
+    fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample);
+
+    /// Fast recovery starts (Linux `tcp_enter_recovery` calling `ssthresh()`).
+    fn on_recovery_start(&mut self, now: Time, conn: &Conn);
+
+    /// Retransmission timeout (Linux `tcp_enter_loss`). `new_episode` is false when
+    /// the RTO repeats within a loss episode already being handled (no new ssthresh).
+    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool);
+
+    fn on_packet_sent(&mut self, _now: Time, _conn: &Conn, _sent: &SentPacket) {}
+
+    /// Sending resumes with nothing in flight (`CA_EVENT_TX_START`).
+    fn on_tx_start(&mut self, _now: Time, _conn: &Conn) {}
+
+    /// Congestion window, packets.
+    fn cwnd(&self) -> u32;
+
+    /// Pacing rate in payload bits/s; `None` = unpaced.
+    fn pacing_rate(&self) -> Option<Rate>;
+
+    /// BBR in PROBE_RTT asks the transport to keep the connection marked
+    /// application-limited so its samples do not lower the bandwidth filter.
+    fn wants_app_limited(&self) -> bool {
+        false
+    }
+
+    /// State name for traces ("STARTUP", "CONG_AVOID", ...).
+    fn state_name(&self) -> &'static str;
+
+    fn metrics(&self) -> CcMetrics;
+}
+
+/// Which algorithm a flow runs, with its parameters. `"bbr"` or `{ kind = "bbr", ... }`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CcConfig {
+    Reno(RenoParams),
+    Cubic(CubicParams),
+    Bbr(BbrParams),
+}
+
+/// Names accepted for `cc`, for error messages and `bloatlab validate`.
+pub const CC_NAMES: &[&str] = &["reno", "cubic", "bbr"];
+
+impl CcConfig {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcConfig::Reno(_) => "reno",
+            CcConfig::Cubic(_) => "cubic",
+            CcConfig::Bbr(_) => "bbr",
+        }
+    }
+
+    /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in
+    /// recovery, does its own idle restart) rather than the classic hooks.
+    pub fn is_model_based(&self) -> bool {
+        matches!(self, CcConfig::Bbr(_))
+    }
+
+    pub fn build(&self, init: CcInit) -> Box<dyn CongestionControl> {
+        match self {
+            CcConfig::Reno(p) => Box::new(Reno::new(p.clone(), init)),
+            CcConfig::Cubic(p) => Box::new(Cubic::new(p.clone(), init)),
+            CcConfig::Bbr(p) => Box::new(Bbr::new(p.clone(), init)),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+enum CcTable {
+    Reno(RenoParams),
+    Cubic(CubicParams),
+    Bbr(BbrParams),
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum CcSpec {
+    Name(String),
+    Table(serde_json::Value),
+}
+
+impl<'de> Deserialize<'de> for CcConfig {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let table = match CcSpec::deserialize(d)? {
+            CcSpec::Name(name) => serde_json::json!({ "kind": name }),
+            CcSpec::Table(v) => v,
+        };
+        let parsed: CcTable = serde_json::from_value(table).map_err(|e| {
+            D::Error::custom(format!("{e} (allowed kinds: {})", CC_NAMES.join(", ")))
+        })?;
+        Ok(match parsed {
+            CcTable::Reno(p) => CcConfig::Reno(p),
+            CcTable::Cubic(p) => CcConfig::Cubic(p),
+            CcTable::Bbr(p) => CcConfig::Bbr(p),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_or_a_table_selects_the_algorithm() {
+        let c: CcConfig = serde_json::from_str("\"cubic\"").unwrap();
+        assert_eq!(c, CcConfig::Cubic(CubicParams::default()));
+        let c: CcConfig = serde_json::from_str(r#"{"kind":"bbr"}"#).unwrap();
+        assert_eq!(c, CcConfig::Bbr(BbrParams::default()));
+        let e = serde_json::from_str::<CcConfig>("\"vegas\"").unwrap_err().to_string();
+        assert!(e.contains("vegas") && e.contains("reno, cubic, bbr"), "{e}");
+    }
+}

@@ -1,0 +1,1 @@
+//! (placeholder until the loss-based window lands)

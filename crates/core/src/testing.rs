@@ -1,0 +1,159 @@
+//! Test drivers shared by unit tests (behind `cfg(test)` or the `testing` feature).
+//!
+//! [`AckDriver`] feeds a congestion-control algorithm a hand-written script of
+//! ACKs, losses and timeouts, keeping the connection counters it lends the
+//! algorithm (`delivered`, `lost`, `inflight`, ...) consistent, the way
+//! quiche's `TestSender` does. It is not a network: the script decides what
+//! each ACK delivers, and the driver refills the window after every ACK (a
+//! cwnd-limited bulk sender) unless told the sender is app-limited.
+
+use crate::cc::{CaState, CcInit, Conn, CongestionControl};
+use crate::engine::Rng;
+use crate::time::{Duration, Time};
+use crate::transport::rate_sample::RateSample;
+
+pub const MSS: u32 = 1448;
+
+/// `CcInit` for tests: MSS 1448, IW10, a fixed random stream.
+pub fn init() -> CcInit {
+    CcInit { mss: MSS, initial_cwnd: 10, srtt: None, rng: Rng::stream(1, 1) }
+}
+
+/// One scripted ACK. Build with [`Ack::new`] and the setters.
+#[derive(Clone, Debug)]
+pub struct Ack {
+    /// Packets newly acked or sacked.
+    pub acked: u32,
+    /// Packets newly marked lost.
+    pub lost: u32,
+    /// RTT sample carried by the ACK.
+    pub rtt: Option<Duration>,
+    /// Delivery-rate sample as (packets delivered, interval); `None` = invalid sample.
+    pub sample: Option<(u64, Duration)>,
+    pub app_limited: bool,
+    /// Time that passes before this ACK arrives.
+    pub after: Duration,
+}
+
+impl Ack {
+    /// `acked` packets, arriving `after` the previous event, with no RTT or rate sample.
+    pub fn new(acked: u32, after: Duration) -> Self {
+        Ack { acked, lost: 0, rtt: None, sample: None, app_limited: false, after }
+    }
+    pub fn rtt(mut self, rtt: Duration) -> Self {
+        self.rtt = Some(rtt);
+        self
+    }
+    pub fn lost(mut self, n: u32) -> Self {
+        self.lost = n;
+        self
+    }
+    /// A rate sample of `pkts_per_sec` measured over `interval`.
+    pub fn rate(mut self, pkts_per_sec: f64, interval: Duration) -> Self {
+        let delivered = (pkts_per_sec * interval.as_secs_f64()).round() as u64;
+        self.sample = Some((delivered.max(1), interval));
+        self
+    }
+    pub fn app_limited(mut self) -> Self {
+        self.app_limited = true;
+        self
+    }
+}
+
+/// Drives one algorithm through a script.
+pub struct AckDriver<C: CongestionControl> {
+    pub cc: C,
+    pub now: Time,
+    pub conn: Conn,
+    /// Refill inflight to cwnd after each ACK (cwnd-limited sender).
+    pub fill_window: bool,
+    /// Every rate sample handed to the algorithm, in order.
+    pub samples: Vec<RateSample>,
+}
+
+impl<C: CongestionControl> AckDriver<C> {
+    pub fn new(cc: C) -> Self {
+        let inflight = cc.cwnd();
+        let conn = Conn {
+            mss: MSS,
+            inflight,
+            snd_nxt: inflight as u64 * MSS as u64,
+            is_cwnd_limited: true,
+            ..Conn::default()
+        };
+        AckDriver { cc, now: Time::ZERO, conn, fill_window: true, samples: Vec::new() }
+    }
+
+    /// Delivers one scripted ACK and returns the rate sample the algorithm saw.
+    pub fn ack(&mut self, a: Ack) -> RateSample {
+        self.now += a.after;
+        let prior_in_flight = self.conn.inflight;
+        self.conn.delivered += a.acked as u64;
+        self.conn.lost += a.lost as u64;
+        self.conn.inflight = self.conn.inflight.saturating_sub(a.acked + a.lost);
+        self.conn.snd_una_advanced = a.acked > 0;
+        self.conn.snd_una += a.acked as u64 * MSS as u64;
+        if let Some(rtt) = a.rtt {
+            self.conn.min_rtt = Some(self.conn.min_rtt.map_or(rtt, |m| m.min(rtt)));
+            self.conn.srtt = Some(self.conn.srtt.map_or(rtt, |s| Duration::from_nanos((s.as_nanos() * 7 + rtt.as_nanos()) / 8)));
+        }
+        if a.acked > 0 {
+            self.conn.delivered_time = self.now;
+        }
+        let rs = RateSample {
+            delivered: a.sample.map(|(d, _)| d),
+            interval: a.sample.map(|(_, i)| i),
+            prior_delivered: a.sample.map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
+            prior_time: a.sample.map(|(_, i)| Time::from_nanos(self.now.as_nanos().saturating_sub(i.as_nanos()))),
+            acked_sacked: a.acked,
+            losses: a.lost,
+            prior_in_flight,
+            rtt: a.rtt,
+            is_app_limited: a.app_limited,
+            ..RateSample::default()
+        };
+        self.cc.on_ack(self.now, &self.conn, &rs);
+        self.refill(a.app_limited);
+        self.samples.push(rs);
+        rs
+    }
+
+    /// Loss detected: the transport enters fast recovery.
+    pub fn enter_recovery(&mut self) {
+        self.conn.ca_state = CaState::Recovery;
+        self.cc.on_recovery_start(self.now, &self.conn);
+    }
+
+    /// Recovery ends (snd_una passed high_seq).
+    pub fn exit_recovery(&mut self) {
+        self.conn.ca_state = CaState::Open;
+    }
+
+    /// Retransmission timeout after `after`: everything in flight is marked lost.
+    pub fn rto(&mut self, after: Duration) {
+        self.now += after;
+        let new_episode = self.conn.ca_state < CaState::Recovery;
+        self.conn.lost += self.conn.inflight as u64;
+        self.conn.inflight = 0;
+        self.conn.ca_state = CaState::Loss;
+        self.cc.on_rto(self.now, &self.conn, new_episode);
+        self.refill(false);
+    }
+
+    /// Runs `n` identical ACKs.
+    pub fn acks(&mut self, n: usize, a: Ack) {
+        for _ in 0..n {
+            self.ack(a.clone());
+        }
+    }
+
+    fn refill(&mut self, app_limited: bool) {
+        let cwnd = self.cc.cwnd();
+        self.conn.is_cwnd_limited = !app_limited;
+        if self.fill_window && !app_limited && self.conn.inflight < cwnd {
+            let sent = cwnd - self.conn.inflight;
+            self.conn.inflight = cwnd;
+            self.conn.snd_nxt += sent as u64 * MSS as u64;
+        }
+    }
+}

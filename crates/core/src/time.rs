@@ -1,0 +1,179 @@
+//! Virtual time: integer nanoseconds since the start of a run.
+//!
+//! `Time` is an instant, `Duration` a span. Both are `u64` nanoseconds, so a
+//! run can last 584 years of simulated time and every computation is exact and
+//! reproducible. Arithmetic that could go negative is explicit
+//! (`saturating_since`), everything else panics on overflow in debug builds.
+
+use std::fmt;
+use std::ops::{Add, AddAssign, Sub};
+
+/// An instant of simulated time, in nanoseconds since the run started.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Time(u64);
+
+/// A span of simulated time, in nanoseconds.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Duration(u64);
+
+const NANOS_PER_SEC: u64 = 1_000_000_000;
+
+impl Time {
+    pub const ZERO: Time = Time(0);
+    /// Far future: used as "never" for timers.
+    pub const NEVER: Time = Time(u64::MAX);
+
+    pub const fn from_nanos(ns: u64) -> Self {
+        Time(ns)
+    }
+    pub const fn from_micros(us: u64) -> Self {
+        Time(us * 1_000)
+    }
+    pub const fn from_millis(ms: u64) -> Self {
+        Time(ms * 1_000_000)
+    }
+    pub const fn from_secs(s: u64) -> Self {
+        Time(s * NANOS_PER_SEC)
+    }
+    pub const fn as_nanos(self) -> u64 {
+        self.0
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    /// `self - earlier`, or zero if `earlier` is later.
+    pub fn saturating_since(self, earlier: Time) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+    pub fn checked_add(self, d: Duration) -> Option<Time> {
+        self.0.checked_add(d.0).map(Time)
+    }
+    pub fn saturating_add(self, d: Duration) -> Time {
+        Time(self.0.saturating_add(d.0))
+    }
+}
+
+impl Duration {
+    pub const ZERO: Duration = Duration(0);
+    pub const MAX: Duration = Duration(u64::MAX);
+
+    pub const fn from_nanos(ns: u64) -> Self {
+        Duration(ns)
+    }
+    pub const fn from_micros(us: u64) -> Self {
+        Duration(us * 1_000)
+    }
+    pub const fn from_millis(ms: u64) -> Self {
+        Duration(ms * 1_000_000)
+    }
+    pub const fn from_secs(s: u64) -> Self {
+        Duration(s * NANOS_PER_SEC)
+    }
+    /// Rounds to the nearest nanosecond; negative or NaN inputs give zero.
+    pub fn from_secs_f64(s: f64) -> Self {
+        if s.is_nan() || s <= 0.0 {
+            Duration(0)
+        } else {
+            Duration((s * NANOS_PER_SEC as f64).round().min(u64::MAX as f64) as u64)
+        }
+    }
+    pub const fn as_nanos(self) -> u64 {
+        self.0
+    }
+    pub fn as_micros(self) -> u64 {
+        self.0 / 1_000
+    }
+    pub fn as_secs_f64(self) -> f64 {
+        self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    pub fn is_zero(self) -> bool {
+        self.0 == 0
+    }
+    pub fn saturating_sub(self, other: Duration) -> Duration {
+        Duration(self.0.saturating_sub(other.0))
+    }
+    pub fn mul_f64(self, k: f64) -> Duration {
+        Duration::from_secs_f64(self.as_secs_f64() * k)
+    }
+    pub fn checked_mul(self, k: u64) -> Option<Duration> {
+        self.0.checked_mul(k).map(Duration)
+    }
+    pub const fn div(self, k: u64) -> Duration {
+        Duration(self.0 / k)
+    }
+}
+
+impl Add<Duration> for Time {
+    type Output = Time;
+    fn add(self, d: Duration) -> Time {
+        Time(self.0 + d.0)
+    }
+}
+
+impl AddAssign<Duration> for Time {
+    fn add_assign(&mut self, d: Duration) {
+        self.0 += d.0;
+    }
+}
+
+impl Sub<Time> for Time {
+    type Output = Duration;
+    /// Panics (debug) if `rhs` is later than `self`; use `saturating_since` when that can happen.
+    fn sub(self, rhs: Time) -> Duration {
+        Duration(self.0 - rhs.0)
+    }
+}
+
+impl Sub<Duration> for Time {
+    type Output = Time;
+    fn sub(self, d: Duration) -> Time {
+        Time(self.0 - d.0)
+    }
+}
+
+impl Add for Duration {
+    type Output = Duration;
+    fn add(self, d: Duration) -> Duration {
+        Duration(self.0 + d.0)
+    }
+}
+
+impl AddAssign for Duration {
+    fn add_assign(&mut self, d: Duration) {
+        self.0 += d.0;
+    }
+}
+
+impl Sub for Duration {
+    type Output = Duration;
+    fn sub(self, d: Duration) -> Duration {
+        Duration(self.0 - d.0)
+    }
+}
+
+impl fmt::Debug for Time {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.9}s", self.as_secs_f64())
+    }
+}
+
+impl fmt::Debug for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}ns", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn instants_and_spans_round_trip() {
+        let t = Time::from_millis(1500);
+        assert_eq!(t.as_nanos(), 1_500_000_000);
+        assert_eq!((t + Duration::from_micros(1)) - t, Duration::from_nanos(1_000));
+        assert_eq!(Time::ZERO.saturating_since(t), Duration::ZERO);
+        assert_eq!(Duration::from_secs_f64(0.1), Duration::from_millis(100));
+        assert_eq!(Duration::from_secs_f64(-1.0), Duration::ZERO);
+    }
+}

@@ -1,0 +1,3 @@
+//! TCP as Linux does it, packet-granular, sans-IO.
+
+pub mod rate_sample;

@@ -1,0 +1,285 @@
+//! Delivery-rate sampling, as Linux `net/ipv4/tcp_rate.c` does it.
+//!
+//! In a nutshell: every (re)transmitted packet carries a snapshot of the
+//! connection's delivery counters ([`TxSnapshot`]). When an ACK delivers
+//! packets, the most recently *sent* of them is the reference; the sample is
+//!
+//! ```text
+//!   delivered = conn.delivered_now − ref.delivered_at_send
+//!   interval  = max(send interval, ack interval)
+//!             = max(ref.sent − ref.first_tx, now − ref.delivered_time)
+//!   rate      = delivered / interval
+//! ```
+//!
+//! and is discarded (`interval = None`) when shorter than the connection's
+//! minimum RTT. A sample is app-limited when its reference packet was sent
+//! while the connection had a bubble of idle capacity (`app_limited` marker).
+//!
+//! References: Linux tcp_rate.c (upstream 26b76320), google/bbr tree for the
+//! v2/v3 fields (`lost`, `tx_in_flight`, `delivered_ce`); IETF
+//! draft-cheng-iccrg-delivery-rate-estimation-02.
+//!
+//! Deviations: the reference packet is chosen by send time with ties broken
+//! by higher end sequence (google/bbr tree and newer upstream), not by
+//! `delivered` (5.x). Counts are packets (segments) as in Linux.
+
+use crate::time::{Duration, Time};
+
+/// What `tcp_rate_skb_sent` stores in a packet at each (re)transmission.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TxSnapshot {
+    /// `delivered` when the packet was sent.
+    pub delivered: u64,
+    /// `delivered_time` when sent; `None` once a SACK has used this snapshot.
+    pub delivered_time: Option<Time>,
+    /// Start of the send phase this packet belongs to.
+    pub first_tx_time: Time,
+    /// `lost` when sent (v2/v3).
+    pub lost: u64,
+    /// `delivered_ce` when sent (v2/v3).
+    pub delivered_ce: u64,
+    /// Packets in flight right after this one was sent (v2/v3).
+    pub tx_in_flight: u32,
+    /// Sent while the connection was application-limited.
+    pub is_app_limited: bool,
+}
+
+/// One ACK's rate sample (Linux `struct rate_sample`), in packets.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct RateSample {
+    /// Packets delivered over `interval`; `None` = no valid reference packet.
+    pub delivered: Option<u64>,
+    /// Sampling interval; `None` = invalid (no reference, or shorter than min RTT).
+    pub interval: Option<Duration>,
+    pub send_interval: Duration,
+    pub ack_interval: Duration,
+    /// `delivered` snapshot of the reference packet.
+    pub prior_delivered: u64,
+    pub prior_time: Option<Time>,
+    /// Packets newly acked or sacked by this ACK.
+    pub acked_sacked: u32,
+    /// Packets newly marked lost while processing this ACK.
+    pub losses: u32,
+    /// Packets in flight before this ACK was processed.
+    pub prior_in_flight: u32,
+    /// RTT of the most recently sent, never-retransmitted packet this ACK covers.
+    pub rtt: Option<Duration>,
+    pub is_app_limited: bool,
+    pub is_retrans: bool,
+    /// The receiver held this ACK on its delayed-ACK timer.
+    pub is_ack_delayed: bool,
+    /// v2/v3: packets marked lost since the reference packet was sent.
+    pub lost: u64,
+    /// v2/v3: CE-marked deliveries over the interval.
+    pub delivered_ce: u64,
+    /// v2/v3: inflight right after the reference packet was sent.
+    pub tx_in_flight: u32,
+    /// The ACK carried ECN-Echo.
+    pub is_ece: bool,
+    pub(crate) ref_end_seq: u64,
+    pub(crate) ref_lost: u64,
+    pub(crate) ref_delivered_ce: u64,
+}
+
+impl RateSample {
+    /// Delivery rate in packets per second, when the sample is valid.
+    pub fn rate_pkts_per_sec(&self) -> Option<f64> {
+        match (self.delivered, self.interval) {
+            (Some(d), Some(i)) if !i.is_zero() => Some(d as f64 / i.as_secs_f64()),
+            _ => None,
+        }
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.delivered.is_some() && self.interval.is_some_and(|i| !i.is_zero())
+    }
+}
+
+/// The connection-level counters `tcp_rate.c` maintains (fields of `tcp_sock`).
+#[derive(Clone, Debug, Default)]
+pub struct RateState {
+    /// Packets delivered (acked or sacked), each counted once.
+    pub delivered: u64,
+    pub delivered_ce: u64,
+    /// Packets ever marked lost.
+    pub lost: u64,
+    /// Time of the most recent ACK that delivered data.
+    pub delivered_time: Time,
+    /// Send time of the most recently delivered reference packet.
+    pub first_tx_time: Time,
+    /// 0, or the `delivered` count at which the app-limited bubble ends.
+    pub app_limited: u64,
+}
+
+impl RateState {
+    /// `tcp_rate_skb_sent`: snapshot for a packet being (re)transmitted at `now`.
+    /// `packets_out` counts outstanding packets before this one is sent.
+    pub fn on_send(&mut self, now: Time, packets_out: u32, inflight_after: u32) -> TxSnapshot {
+        if packets_out == 0 {
+            self.first_tx_time = now;
+            self.delivered_time = now;
+        }
+        TxSnapshot {
+            delivered: self.delivered,
+            delivered_time: Some(self.delivered_time),
+            first_tx_time: self.first_tx_time,
+            lost: self.lost,
+            delivered_ce: self.delivered_ce,
+            tx_in_flight: inflight_after,
+            is_app_limited: self.app_limited != 0,
+        }
+    }
+
+    /// `tcp_rate_skb_delivered`: a packet sent at `sent` with `end_seq` is newly
+    /// acked (or sacked, `by_sack`) by the ACK being processed.
+    pub fn on_delivered(
+        &mut self,
+        snap: &mut TxSnapshot,
+        sent: Time,
+        end_seq: u64,
+        is_retrans: bool,
+        by_sack: bool,
+        rs: &mut RateSample,
+    ) {
+        let Some(delivered_time) = snap.delivered_time else { return };
+        let newer = rs.prior_time.is_none()
+            || sent > self.first_tx_time
+            || (sent == self.first_tx_time && end_seq > rs.ref_end_seq);
+        if newer {
+            rs.prior_delivered = snap.delivered;
+            rs.prior_time = Some(delivered_time);
+            rs.is_app_limited = snap.is_app_limited;
+            rs.is_retrans = is_retrans;
+            rs.tx_in_flight = snap.tx_in_flight;
+            rs.ref_lost = snap.lost;
+            rs.ref_delivered_ce = snap.delivered_ce;
+            rs.ref_end_seq = end_seq;
+            self.first_tx_time = sent;
+            rs.send_interval = sent.saturating_since(snap.first_tx_time);
+        }
+        if by_sack {
+            snap.delivered_time = None;
+        }
+    }
+
+    /// `tcp_rate_gen`: completes `rs` after all deliveries of one ACK.
+    /// `newly_delivered`/`newly_lost` count this ACK's packets; `min_rtt` is the
+    /// connection's windowed minimum RTT (`None` = no RTT sample yet = infinite).
+    pub fn generate(
+        &mut self,
+        now: Time,
+        newly_delivered: u32,
+        newly_lost: u32,
+        min_rtt: Option<Duration>,
+        rs: &mut RateSample,
+    ) {
+        if self.app_limited != 0 && self.delivered > self.app_limited {
+            self.app_limited = 0;
+        }
+        if newly_delivered > 0 {
+            self.delivered_time = now;
+        }
+        rs.acked_sacked = newly_delivered;
+        rs.losses = newly_lost;
+        let Some(prior_time) = rs.prior_time else {
+            rs.delivered = None;
+            rs.interval = None;
+            return;
+        };
+        rs.delivered = Some(self.delivered - rs.prior_delivered);
+        rs.lost = self.lost - rs.ref_lost;
+        rs.delivered_ce = self.delivered_ce - rs.ref_delivered_ce;
+        rs.ack_interval = now.saturating_since(prior_time);
+        let interval = rs.send_interval.max(rs.ack_interval);
+        rs.interval = match min_rtt {
+            Some(m) if interval >= m => Some(interval),
+            _ => None,
+        };
+    }
+
+    /// `tcp_rate_check_app_limited`: mark a bubble when the sender has less than
+    /// one MSS to send, spare window, and no loss waiting for retransmission.
+    pub fn check_app_limited(&mut self, has_full_segment_to_send: bool, inflight: u32, cwnd: u32, lost_out: u32, retrans_out: u32) {
+        if !has_full_segment_to_send && inflight < cwnd && lost_out <= retrans_out {
+            self.mark_app_limited(inflight);
+        }
+    }
+
+    /// Starts an app-limited bubble that ends when everything now in flight is delivered.
+    pub fn mark_app_limited(&mut self, inflight: u32) {
+        self.app_limited = (self.delivered + inflight as u64).max(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Time {
+        Time::from_millis(v)
+    }
+
+    /// Ten packets sent back to back at t=0..9 ms, all acked at t=100..109 ms:
+    /// each ACK's sample spans one RTT of deliveries.
+    #[test]
+    fn steady_flight_gives_one_packet_per_millisecond() {
+        let mut st = RateState::default();
+        let mut snaps = Vec::new();
+        for i in 0..10u32 {
+            snaps.push((ms(i as u64), st.on_send(ms(i as u64), i, i + 1)));
+        }
+        let mut last = None;
+        for (i, (sent, snap)) in snaps.iter_mut().enumerate() {
+            let mut rs = RateSample::default();
+            st.delivered += 1;
+            st.on_delivered(snap, *sent, (i as u64 + 1) * 1448, false, false, &mut rs);
+            st.generate(ms(100 + i as u64), 1, 0, Some(Duration::from_millis(50)), &mut rs);
+            last = Some(rs);
+        }
+        let rs = last.unwrap();
+        // last packet: delivered since its send = 10 − 0 = 10 (its snapshot saw 0 delivered),
+        // interval = max(9 ms send phase, 109 ms since delivered_time 0) = 109 ms
+        assert_eq!(rs.delivered, Some(10));
+        assert_eq!(rs.interval, Some(Duration::from_millis(109)));
+    }
+
+    #[test]
+    fn sample_shorter_than_min_rtt_is_discarded_and_no_reference_is_invalid() {
+        let mut st = RateState::default();
+        let mut snap = st.on_send(ms(0), 0, 1);
+        let mut rs = RateSample::default();
+        st.delivered = 1;
+        st.on_delivered(&mut snap, ms(0), 1448, false, false, &mut rs);
+        st.generate(ms(10), 1, 0, Some(Duration::from_millis(20)), &mut rs);
+        assert_eq!(rs.delivered, Some(1));
+        assert_eq!(rs.interval, None);
+
+        let mut rs = RateSample::default();
+        st.generate(ms(11), 0, 0, Some(Duration::from_millis(1)), &mut rs);
+        assert_eq!((rs.delivered, rs.interval), (None, None));
+    }
+
+    #[test]
+    fn a_sacked_snapshot_is_used_once() {
+        let mut st = RateState::default();
+        let mut snap = st.on_send(ms(0), 0, 1);
+        let mut rs = RateSample::default();
+        st.on_delivered(&mut snap, ms(0), 1448, false, true, &mut rs);
+        assert!(snap.delivered_time.is_none());
+        let mut rs2 = RateSample::default();
+        st.on_delivered(&mut snap, ms(0), 1448, false, false, &mut rs2);
+        assert!(rs2.prior_time.is_none());
+    }
+
+    #[test]
+    fn app_limited_bubble_ends_once_its_packets_are_delivered() {
+        let mut st = RateState { delivered: 5, ..Default::default() };
+        st.check_app_limited(false, 3, 10, 0, 0);
+        assert_eq!(st.app_limited, 8);
+        assert!(st.on_send(ms(1), 3, 4).is_app_limited);
+        st.delivered = 9;
+        let mut rs = RateSample::default();
+        st.generate(ms(2), 1, 0, None, &mut rs);
+        assert_eq!(st.app_limited, 0);
+    }
+}
