@@ -76,6 +76,8 @@ pub struct Conn {
     pub is_cwnd_limited: bool,
     /// Earliest time the pacer lets the next packet leave (`tcp_wstamp_ns`).
     pub next_departure: Time,
+    /// When the last data packet was sent (`lsndtime`).
+    pub last_send: Time,
 }
 
 /// What the transport tells the algorithm about each transmitted segment.
