@@ -28,6 +28,8 @@
 
 pub mod cc;
 pub mod engine;
+pub mod net;
+pub mod scenario;
 pub mod time;
 pub mod transport;
 pub mod units;

@@ -21,6 +21,7 @@
 //! | `on_rto`             | `tcp_enter_loss` → `ssthresh()`, cwnd = inflight + 1, `set_state(Loss)` |
 //! | `on_packet_sent`     | per transmitted segment (PRR's `prr_out`)             |
 //! | `on_tx_start`        | `cwnd_event(CA_EVENT_TX_START)` (restart after idle)  |
+//! | `on_window_validation` | `tcp_cwnd_restart`, `tcp_cwnd_application_limited` (RFC 2861; classic algorithms only) |
 
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
@@ -89,6 +90,17 @@ pub struct SentPacket {
     pub inflight: u32,
 }
 
+/// Why the Linux core shrinks a classic algorithm's window (RFC 2861).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowValidation {
+    /// `tcp_cwnd_restart`: sending resumes after `idle` > RTO with nothing in flight:
+    /// ssthresh = max(ssthresh, ¾ cwnd); cwnd halves once per elapsed `rto`, down to min(IW, cwnd).
+    RestartAfterIdle { idle: Duration, rto: Duration },
+    /// `tcp_cwnd_application_limited`: not cwnd-limited for an RTO in Open state:
+    /// if `used` (≥ IW) < cwnd, ssthresh = max(ssthresh, ¾ cwnd) and cwnd = (cwnd + used) / 2.
+    ApplicationLimited { used: u32 },
+}
+
 /// Telemetry snapshot; fields an algorithm does not have are `None`.
 #[non_exhaustive]
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -134,6 +146,10 @@ pub trait CongestionControl {
     /// Sending resumes with nothing in flight (`CA_EVENT_TX_START`).
     fn on_tx_start(&mut self, _now: Time, _conn: &Conn) {}
 
+    /// RFC 2861 window validation that the Linux core applies to algorithms
+    /// without `cong_control`; model-based algorithms never receive it.
+    fn on_window_validation(&mut self, _now: Time, _conn: &Conn, _event: WindowValidation) {}
+
     /// Congestion window, packets.
     fn cwnd(&self) -> u32;
 
@@ -170,6 +186,11 @@ impl CcConfig {
             CcConfig::Cubic(_) => "cubic",
             CcConfig::Bbr(_) => "bbr",
         }
+    }
+
+    /// The configuration as JSON (kind and parameters), for the resolved scenario.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({ "kind": self.name() })
     }
 
     /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in

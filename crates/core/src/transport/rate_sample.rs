@@ -111,7 +111,16 @@ pub struct RateState {
     pub app_limited: u64,
 }
 
+/// `app_limited` at connection start: Linux initialises it to ~0U, which its
+/// wrap-around comparison clears at the first ACK, so the first flight's
+/// samples are app-limited.
+const APP_LIMITED_AT_START: u64 = u64::MAX;
+
 impl RateState {
+    pub fn new() -> Self {
+        RateState { app_limited: APP_LIMITED_AT_START, ..RateState::default() }
+    }
+
     /// `tcp_rate_skb_sent`: snapshot for a packet being (re)transmitted at `now`.
     /// `packets_out` counts outstanding packets before this one is sent.
     pub fn on_send(&mut self, now: Time, packets_out: u32, inflight_after: u32) -> TxSnapshot {
@@ -173,7 +182,7 @@ impl RateState {
         min_rtt: Option<Duration>,
         rs: &mut RateSample,
     ) {
-        if self.app_limited != 0 && self.delivered > self.app_limited {
+        if self.app_limited == APP_LIMITED_AT_START || (self.app_limited != 0 && self.delivered > self.app_limited) {
             self.app_limited = 0;
         }
         if newly_delivered > 0 {

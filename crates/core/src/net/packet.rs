@@ -1,0 +1,111 @@
+//! The packet: one TCP segment or ACK on the wire.
+
+use crate::time::Time;
+
+/// Index of a flow in the scenario (its position among expanded flows).
+pub type FlowId = u32;
+
+/// IPv4 + TCP header bytes with the timestamp option: 1448 B of payload ride in a 1500 B packet.
+pub const HEADER_BYTES: u32 = 52;
+/// At most this many SACK blocks fit in an ACK next to the timestamp option (RFC 2018, Linux).
+pub const MAX_SACK_BLOCKS: usize = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Connection request (sender → receiver).
+    Syn,
+    /// Connection accepted (receiver → sender).
+    SynAck,
+    Data,
+    Ack,
+}
+
+/// A received byte range `[start, end)` reported in an ACK.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlock {
+    pub start: u64,
+    pub end: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct Packet {
+    pub flow: FlowId,
+    pub kind: Kind,
+    /// Bytes on the wire (headers included).
+    pub wire_bytes: u32,
+    /// Data: first payload byte. ACK: cumulative acknowledgement (next byte expected).
+    pub seq: u64,
+    /// Data: payload bytes.
+    pub len: u32,
+    /// When the packet left its host.
+    pub sent_at: Time,
+    /// When it entered the bottleneck queue (set by the bottleneck).
+    pub enqueued_at: Time,
+    pub is_retrans: bool,
+    /// ACK: SACK blocks, most recent first.
+    pub sack: [SackBlock; MAX_SACK_BLOCKS],
+    pub sack_len: u8,
+    /// ACK: advertised receive window, bytes beyond `seq`.
+    pub rwnd: u64,
+    /// ACK: sent by the delayed-ACK timer.
+    pub delayed: bool,
+    /// ACK: reports duplicate data (stands in for a D-SACK block).
+    pub dsack: bool,
+}
+
+impl Packet {
+    fn new(flow: FlowId, kind: Kind, wire_bytes: u32, now: Time) -> Self {
+        Packet {
+            flow,
+            kind,
+            wire_bytes,
+            seq: 0,
+            len: 0,
+            sent_at: now,
+            enqueued_at: now,
+            is_retrans: false,
+            sack: [SackBlock::default(); MAX_SACK_BLOCKS],
+            sack_len: 0,
+            rwnd: 0,
+            delayed: false,
+            dsack: false,
+        }
+    }
+
+    pub fn data(flow: FlowId, seq: u64, len: u32, is_retrans: bool, now: Time) -> Self {
+        let mut p = Packet::new(flow, Kind::Data, len + HEADER_BYTES, now);
+        p.seq = seq;
+        p.len = len;
+        p.is_retrans = is_retrans;
+        p
+    }
+
+    pub fn ack(flow: FlowId, cum_ack: u64, sack: &[SackBlock], rwnd: u64, delayed: bool, now: Time) -> Self {
+        let blocks = sack.len().min(MAX_SACK_BLOCKS);
+        // SACK option: 2 bytes + 8 per block, padded to 4 bytes
+        let sack_bytes = if blocks == 0 { 0 } else { (2 + 8 * blocks as u32).div_ceil(4) * 4 };
+        let mut p = Packet::new(flow, Kind::Ack, HEADER_BYTES + sack_bytes, now);
+        p.seq = cum_ack;
+        p.sack[..blocks].copy_from_slice(&sack[..blocks]);
+        p.sack_len = blocks as u8;
+        p.rwnd = rwnd;
+        p.delayed = delayed;
+        p
+    }
+
+    pub fn syn(flow: FlowId, now: Time) -> Self {
+        Packet::new(flow, Kind::Syn, HEADER_BYTES + 8, now)
+    }
+
+    pub fn syn_ack(flow: FlowId, now: Time) -> Self {
+        Packet::new(flow, Kind::SynAck, HEADER_BYTES + 8, now)
+    }
+
+    pub fn sack_blocks(&self) -> &[SackBlock] {
+        &self.sack[..self.sack_len as usize]
+    }
+
+    pub fn end_seq(&self) -> u64 {
+        self.seq + self.len as u64
+    }
+}

@@ -1,0 +1,343 @@
+//! Scenarios: parse (serde, unknown fields rejected), resolve units and
+//! defaults, check ranges. Every error names the field path, the value and
+//! what is allowed — `bottleneck.queue.limit: "1KB" is smaller than one
+//! packet (1500 bytes) …` — and nothing runs until the whole file is valid.
+
+pub mod spec;
+pub mod units;
+
+use crate::cc::CcConfig;
+use crate::net::mahimahi::Trace;
+use crate::net::qdisc::Limit;
+use crate::time::Duration;
+use crate::units::Rate;
+use serde_json::{json, Value};
+use spec::{AppSpec, QueueSpec, ScenarioSpec, ShaperSpec};
+use std::fmt;
+use units::LimitSpec;
+
+/// Bytes on the wire of a full-sized packet (1448 B payload + 52 B headers).
+pub const FULL_PACKET_BYTES: u64 = 1500;
+
+/// A bad scenario: where, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
+    Err(ScenarioError { path: path.into(), message: message.into() })
+}
+
+#[derive(Clone, Debug)]
+pub enum Shaper {
+    None,
+    Tbf { burst_bytes: u64 },
+}
+
+#[derive(Clone, Debug)]
+pub struct Bottleneck {
+    /// `None` only when a trace drives the link.
+    pub rate: Option<Rate>,
+    pub rtt: Duration,
+    pub line_rate: Rate,
+    pub shaper: Shaper,
+    pub limit: Limit,
+    pub loss: f64,
+    pub schedule: Vec<(Duration, Rate)>,
+    pub trace: Option<(String, Trace)>,
+    /// rate × rtt in bytes on the wire (trace: its mean rate), 0 if undefined.
+    pub bdp_bytes: u64,
+}
+
+#[derive(Clone, Debug)]
+pub enum App {
+    /// `None` = unlimited.
+    Bulk { bytes: Option<u64> },
+}
+
+#[derive(Clone, Debug)]
+pub struct Flow {
+    pub name: String,
+    pub cc: CcConfig,
+    pub app: App,
+    pub start: Duration,
+    pub stop: Option<Duration>,
+    pub extra_rtt: Duration,
+    pub mss: u32,
+    pub initial_cwnd: u32,
+    pub rcvbuf: u64,
+    pub slow_start_after_idle: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct Telemetry {
+    /// `None` = a row per ACK.
+    pub interval: Option<Duration>,
+    pub rate_samples: bool,
+    pub summary_start: Duration,
+    pub summary_end: Option<Duration>,
+}
+
+/// A validated scenario with every unit resolved.
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    pub name: String,
+    pub seed: u64,
+    pub duration: Option<Duration>,
+    pub bottleneck: Bottleneck,
+    pub flows: Vec<Flow>,
+    pub telemetry: Telemetry,
+}
+
+/// Default receive buffer: Linux's `tcp_rmem` maximum (6 MiB) with half of it for payload.
+pub const DEFAULT_RCVBUF: u64 = 3 * 1024 * 1024;
+const DEFAULT_LINE_RATE: Rate = Rate::from_mbps(1000);
+const DEFAULT_INTERVAL: Duration = Duration::from_millis(10);
+
+impl Scenario {
+    /// Parses and validates a scenario given as JSON text.
+    pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        let de = &mut serde_json::Deserializer::from_str(text);
+        let spec: ScenarioSpec = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
+            path: e.path().to_string().trim_start_matches('.').to_string(),
+            message: e.inner().to_string(),
+        })?;
+        resolve(spec)
+    }
+
+    /// Time at which the run ends: the duration, or `None` (until every app is done).
+    pub fn end(&self) -> Option<Duration> {
+        self.duration
+    }
+
+    /// The resolved scenario with canonical units (ns, bytes, bits/s), for echoing and hashing.
+    pub fn to_json(&self) -> Value {
+        let b = &self.bottleneck;
+        let shaper = match b.shaper {
+            Shaper::None => json!({"kind": "none"}),
+            Shaper::Tbf { burst_bytes } => json!({"kind": "tbf", "burst_bytes": burst_bytes}),
+        };
+        let limit = match b.limit {
+            Limit::Bytes(n) => json!({"kind": "droptail", "limit_bytes": n}),
+            Limit::Packets(n) => json!({"kind": "droptail", "limit_pkts": n}),
+        };
+        let flows: Vec<Value> = self
+            .flows
+            .iter()
+            .map(|f| {
+                let app = match f.app {
+                    App::Bulk { bytes } => json!({"kind": "bulk", "bytes": bytes}),
+                };
+                json!({
+                    "name": f.name, "cc": f.cc.to_json(), "app": app,
+                    "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
+                    "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle,
+                })
+            })
+            .collect();
+        json!({
+            "name": self.name,
+            "seed": self.seed,
+            "duration_ns": self.duration.map(|d| d.as_nanos()),
+            "bottleneck": {
+                "rate_bps": b.rate.map(|r| r.bps()),
+                "rtt_ns": b.rtt.as_nanos(),
+                "line_rate_bps": b.line_rate.bps(),
+                "shaper": shaper,
+                "queue": limit,
+                "loss": b.loss,
+                "schedule": b.schedule.iter().map(|(at, r)| json!({"at_ns": at.as_nanos(), "rate_bps": r.bps()})).collect::<Vec<_>>(),
+                "trace": b.trace.as_ref().map(|(p, _)| p.clone()),
+                "bdp_bytes": b.bdp_bytes,
+            },
+            "flows": flows,
+            "telemetry": {
+                "interval_ns": self.telemetry.interval.map(|d| d.as_nanos()),
+                "rate_samples": self.telemetry.rate_samples,
+                "summary_start_ns": self.telemetry.summary_start.as_nanos(),
+                "summary_end_ns": self.telemetry.summary_end.map(|d| d.as_nanos()),
+            },
+        })
+    }
+}
+
+fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
+    let bottleneck = resolve_bottleneck(&spec.bottleneck)?;
+    if spec.flow.is_empty() {
+        return err("flow", "the scenario has no flows: add at least one [[flow]] table");
+    }
+    let mut flows = Vec::new();
+    for (i, f) in spec.flow.iter().enumerate() {
+        let path = format!("flow[{i}]");
+        let base = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
+        if !(1..=10_000).contains(&f.count) {
+            return err(format!("{path}.count"), format!("{} is out of range: allowed 1 to 10000", f.count));
+        }
+        if !(88..=65_483).contains(&f.mss) {
+            return err(format!("{path}.mss"), format!("{} is out of range: allowed 88 to 65483 bytes", f.mss));
+        }
+        if !(1..=100_000).contains(&f.initial_cwnd) {
+            return err(format!("{path}.initial_cwnd"), format!("{} is out of range: allowed 1 to 100000 packets", f.initial_cwnd));
+        }
+        let start = f.start.map_or(Duration::ZERO, |d| d.0);
+        let stop = f.stop.map(|d| d.0);
+        if let Some(stop) = stop {
+            if stop <= start {
+                return err(format!("{path}.stop"), format!("{stop:?} is not after start ({start:?}): stop must be later than start"));
+            }
+        }
+        let rcvbuf = f.rcvbuf.map_or(DEFAULT_RCVBUF, |s| s.0);
+        if rcvbuf < f.mss as u64 {
+            return err(format!("{path}.rcvbuf"), format!("{rcvbuf} bytes is smaller than one segment ({} bytes)", f.mss));
+        }
+        let app = match &f.app {
+            AppSpec::Bulk { bytes } => {
+                if bytes.is_some_and(|b| b.0 == 0) {
+                    return err(format!("{path}.app.bytes"), "0 bytes: a bulk transfer needs at least 1 byte (omit `bytes` for unlimited)");
+                }
+                App::Bulk { bytes: bytes.map(|b| b.0) }
+            }
+        };
+        for k in 0..f.count {
+            let name = if f.count == 1 { base.clone() } else { format!("{base}-{k}") };
+            if flows.iter().any(|g: &Flow| g.name == name) {
+                return err(format!("{path}.name"), format!("{name:?} is used by another flow: flow names must be unique"));
+            }
+            flows.push(Flow {
+                name,
+                cc: f.cc.clone(),
+                app: app.clone(),
+                start,
+                stop,
+                extra_rtt: f.extra_rtt.map_or(Duration::ZERO, |d| d.0),
+                mss: f.mss,
+                initial_cwnd: f.initial_cwnd,
+                rcvbuf,
+                slow_start_after_idle: f.slow_start_after_idle,
+            });
+        }
+    }
+    let duration = spec.duration.map(|d| d.0);
+    if duration.is_some_and(|d| d.is_zero()) {
+        return err("duration", "\"0s\": the duration must be positive");
+    }
+    if duration.is_none() {
+        if let Some(f) = flows.iter().find(|f| f.stop.is_none() && matches!(f.app, App::Bulk { bytes: None })) {
+            return err("duration", format!("missing, but flow {:?} is unlimited and has no `stop`: set `duration` (e.g. \"60s\"), or give the flow a `stop` or `app.bytes`", f.name));
+        }
+    }
+    let telemetry = resolve_telemetry(&spec.telemetry)?;
+    Ok(Scenario { name: spec.name, seed: spec.seed, duration, bottleneck, flows, telemetry })
+}
+
+fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioError> {
+    let trace = match &b.trace {
+        Some(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| ScenarioError { path: "bottleneck.trace".into(), message: format!("cannot read {path:?}: {e}") })?;
+            let t = Trace::parse(&text)
+                .map_err(|m| ScenarioError { path: "bottleneck.trace".into(), message: format!("{path:?} is not a valid Mahimahi trace: {m}") })?;
+            Some((path.clone(), t))
+        }
+        None => None,
+    };
+    let rate = b.rate.map(|r| r.0);
+    match (&trace, rate) {
+        (None, None) => return err("bottleneck.rate", "missing: give a rate such as \"25Mbps\" (or a `trace`)"),
+        (None, Some(r)) if r.is_zero() => return err("bottleneck.rate", "\"0bps\": the rate must be greater than 0"),
+        (Some(_), Some(_)) => return err("bottleneck.rate", "a trace drives the link: give either `rate` or `trace`, not both"),
+        _ => {}
+    }
+    let line_rate = b.line_rate.map_or(DEFAULT_LINE_RATE, |r| r.0);
+    if line_rate.is_zero() {
+        return err("bottleneck.line_rate", "\"0bps\": the line rate must be greater than 0");
+    }
+    if !(0.0..1.0).contains(&b.loss) {
+        return err("bottleneck.loss", format!("{} is out of range: allowed 0 ≤ loss < 1 (a probability)", b.loss));
+    }
+    let rtt = b.rtt.0;
+    let bdp_bytes = match (&trace, rate) {
+        (Some((_, t)), _) => (t.mean_rate_bps() * rtt.as_secs_f64() / 8.0) as u64,
+        (None, Some(r)) => r.bdp_bytes(rtt),
+        (None, None) => 0,
+    };
+    let shaper = match &b.shaper {
+        ShaperSpec::None => Shaper::None,
+        ShaperSpec::Tbf { burst } => {
+            if trace.is_some() {
+                return err("bottleneck.shaper", "a token-bucket shaper needs a `rate`; it cannot shape a trace-driven link");
+            }
+            if burst.0 < FULL_PACKET_BYTES {
+                return err("bottleneck.shaper.burst", format!("{} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes", burst.0));
+            }
+            Shaper::Tbf { burst_bytes: burst.0 }
+        }
+    };
+    let QueueSpec::Droptail { limit } = &b.queue;
+    let limit = match limit.0 {
+        LimitSpec::Packets(n) if n == 0 => return err("bottleneck.queue.limit", "\"0pkts\": the queue must hold at least one packet"),
+        LimitSpec::Packets(n) => Limit::Packets(n.min(u32::MAX as u64) as u32),
+        LimitSpec::Bytes(n) => Limit::Bytes(n),
+        LimitSpec::Bdp(k) => {
+            if bdp_bytes == 0 {
+                return err("bottleneck.queue.limit", format!("\"{k}BDP\" needs a bandwidth-delay product, but rate × rtt is 0: give the limit in bytes or packets"));
+            }
+            Limit::Bytes((k * bdp_bytes as f64).round() as u64)
+        }
+    };
+    if let Limit::Bytes(n) = limit {
+        if n < FULL_PACKET_BYTES {
+            return err("bottleneck.queue.limit", format!("{n} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes"));
+        }
+    }
+    let mut schedule = Vec::new();
+    for (i, step) in b.schedule.iter().enumerate() {
+        if trace.is_some() {
+            return err("bottleneck.schedule", "a trace drives the link: a rate schedule cannot be combined with it");
+        }
+        if schedule.last().is_some_and(|&(at, _)| step.at.0 <= at) {
+            return err(format!("bottleneck.schedule[{i}].at"), format!("{:?} is not after the previous step: steps must be in increasing time order", step.at.0));
+        }
+        schedule.push((step.at.0, step.rate.0));
+    }
+    Ok(Bottleneck { rate, rtt, line_rate, shaper, limit, loss: b.loss, schedule, trace, bdp_bytes })
+}
+
+fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError> {
+    let interval = match t.interval.as_deref() {
+        None => Some(DEFAULT_INTERVAL),
+        Some("ack") => None,
+        Some(s) => {
+            let d = units::parse_duration(s).map_err(|m| ScenarioError { path: "telemetry.interval".into(), message: format!("{m}, or \"ack\"") })?;
+            if d.is_zero() {
+                return err("telemetry.interval", format!("{s:?}: the interval must be positive (or \"ack\")"));
+            }
+            Some(d)
+        }
+    };
+    let summary_start = t.summary_start.map_or(Duration::ZERO, |d| d.0);
+    let summary_end = t.summary_end.map(|d| d.0);
+    if summary_end.is_some_and(|e| e <= summary_start) {
+        return err("telemetry.summary_end", "must be later than telemetry.summary_start");
+    }
+    Ok(Telemetry { interval, rate_samples: t.rate_samples.unwrap_or(true), summary_start, summary_end })
+}
+
+#[cfg(test)]
+#[path = "tests.rs"]
+mod tests;

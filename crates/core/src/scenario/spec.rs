@@ -1,0 +1,142 @@
+//! The scenario file as the user writes it (TOML, handed over as JSON).
+//!
+//! Every table denies unknown fields, so a typo is an error that names it;
+//! unit strings are parsed by [`super::units`]. Range checks that need more
+//! than one field (a buffer smaller than a packet, a duration for unlimited
+//! flows, ...) happen when the spec is resolved (`super::resolve`).
+
+use super::units::{DurationField, LimitField, RateField, SizeField};
+use crate::cc::CcConfig;
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScenarioSpec {
+    #[serde(default = "default_name")]
+    pub name: String,
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Simulated time; default: until every application is done.
+    pub duration: Option<DurationField>,
+    pub bottleneck: BottleneckSpec,
+    #[serde(default)]
+    pub flow: Vec<FlowSpec>,
+    #[serde(default)]
+    pub telemetry: TelemetrySpec,
+}
+
+fn default_name() -> String {
+    "scenario".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BottleneckSpec {
+    /// Bottleneck rate; required unless a trace drives the link.
+    pub rate: Option<RateField>,
+    /// Base round-trip propagation delay, split evenly between the two directions.
+    pub rtt: DurationField,
+    /// Physical line under the shaper.
+    pub line_rate: Option<RateField>,
+    #[serde(default)]
+    pub shaper: ShaperSpec,
+    #[serde(default)]
+    pub queue: QueueSpec,
+    /// Bernoulli loss probability for packets entering the bottleneck.
+    #[serde(default)]
+    pub loss: f64,
+    /// Piecewise-constant rate changes.
+    #[serde(default)]
+    pub schedule: Vec<RateStepSpec>,
+    /// Mahimahi trace file (absolute, or relative to the scenario file as resolved by the front end).
+    pub trace: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum ShaperSpec {
+    /// The line runs at the bottleneck rate.
+    #[default]
+    None,
+    /// Linux `tc tbf`: token bucket at `rate` holding at most `burst`.
+    Tbf { burst: SizeField },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum QueueSpec {
+    Droptail { limit: LimitField },
+}
+
+impl Default for QueueSpec {
+    /// Linux's default `txqueuelen` of 1000 packets.
+    fn default() -> Self {
+        QueueSpec::Droptail { limit: LimitField(super::units::LimitSpec::Packets(1000)) }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RateStepSpec {
+    pub at: DurationField,
+    pub rate: RateField,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    pub name: Option<String>,
+    pub cc: CcConfig,
+    pub app: AppSpec,
+    pub start: Option<DurationField>,
+    pub stop: Option<DurationField>,
+    /// Expand into this many identical flows named `name-0` … `name-(count−1)`.
+    #[serde(default = "one")]
+    pub count: u32,
+    /// Extra round-trip delay for this flow only, split evenly between directions.
+    pub extra_rtt: Option<DurationField>,
+    /// Payload bytes per full segment.
+    #[serde(default = "default_mss")]
+    pub mss: u32,
+    #[serde(default = "default_iw")]
+    pub initial_cwnd: u32,
+    /// Receiver's buffer for payload; the advertised window is what is free of it.
+    pub rcvbuf: Option<SizeField>,
+    #[serde(default = "yes")]
+    pub slow_start_after_idle: bool,
+}
+
+fn one() -> u32 {
+    1
+}
+fn default_mss() -> u32 {
+    1448
+}
+fn default_iw() -> u32 {
+    10
+}
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+pub enum AppSpec {
+    /// A bulk source: `bytes` to send, or unlimited.
+    Bulk { bytes: Option<SizeField> },
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TelemetrySpec {
+    /// Sampling interval of flows.parquet and queue.parquet, or "ack" for a row per ACK.
+    pub interval: Option<String>,
+    /// Record every rate sample (samples.parquet).
+    pub rate_samples: Option<bool>,
+    /// Summaries cover [summary_start, summary_end).
+    pub summary_start: Option<DurationField>,
+    pub summary_end: Option<DurationField>,
+}

@@ -1,0 +1,102 @@
+use super::*;
+
+fn base() -> Value {
+    json!({
+        "name": "t", "duration": "10s",
+        "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": "1MB"},
+                       "queue": {"kind": "droptail", "limit": "8BDP"}},
+        "flow": [{"name": "a", "cc": "bbr", "app": {"kind": "bulk"}, "count": 2}]
+    })
+}
+
+fn parse(v: &Value) -> Result<Scenario, ScenarioError> {
+    Scenario::from_json(&v.to_string())
+}
+
+fn error_of(mutate: impl FnOnce(&mut Value)) -> ScenarioError {
+    let mut v = base();
+    mutate(&mut v);
+    parse(&v).expect_err("scenario should be rejected")
+}
+
+#[test]
+fn a_valid_scenario_resolves_units_bdp_and_flow_counts() {
+    let s = parse(&base()).unwrap();
+    assert_eq!(s.bottleneck.bdp_bytes, 312_500);
+    assert_eq!(s.bottleneck.limit, Limit::Bytes(2_500_000));
+    assert_eq!(s.flows.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["a-0", "a-1"]);
+    assert_eq!(s.flows[0].rcvbuf, DEFAULT_RCVBUF);
+    assert_eq!(s.to_json()["bottleneck"]["queue"]["limit_bytes"], 2_500_000);
+}
+
+#[test]
+fn an_unknown_field_is_named_with_its_path() {
+    let e = error_of(|v| v["bottleneck"]["burst"] = json!("1MB"));
+    assert_eq!(e.path, "bottleneck.burst");
+    assert!(e.message.contains("unknown field `burst`"), "{e}");
+}
+
+#[test]
+fn an_unknown_cca_lists_the_allowed_ones() {
+    let e = error_of(|v| v["flow"][0]["cc"] = json!("vegas"));
+    assert!(e.path.starts_with("flow[0].cc"), "{e}");
+    assert!(e.message.contains("vegas") && e.message.contains("cubic"), "{e}");
+}
+
+#[test]
+fn negative_and_zero_rates_are_rejected() {
+    let e = error_of(|v| v["bottleneck"]["rate"] = json!("-5Mbps"));
+    assert_eq!(e.path, "bottleneck.rate");
+    assert!(e.message.contains("-5Mbps") && e.message.contains("negative"), "{e}");
+    let e = error_of(|v| v["bottleneck"]["rate"] = json!("0Mbps"));
+    assert!(e.message.contains("greater than 0"), "{e}");
+}
+
+#[test]
+fn a_buffer_smaller_than_one_packet_is_rejected() {
+    let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("1KB"));
+    assert_eq!(e.path, "bottleneck.queue.limit");
+    assert!(e.message.contains("1000 bytes") && e.message.contains("1500"), "{e}");
+    let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("0.001BDP"));
+    assert!(e.message.contains("smaller than one packet"), "{e}");
+}
+
+#[test]
+fn a_malformed_trace_file_names_the_file_and_line() {
+    let dir = std::env::temp_dir().join(format!("bloatlab-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("bad.down");
+    std::fs::write(&path, "1\n2\nfast\n").unwrap();
+    let e = error_of(|v| {
+        v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "20ms"});
+    });
+    assert_eq!(e.path, "bottleneck.trace");
+    assert!(e.message.contains("line 3") && e.message.contains("bad.down"), "{e}");
+}
+
+#[test]
+fn unlimited_flows_need_a_duration_or_a_stop() {
+    let e = error_of(|v| v.as_object_mut().unwrap().remove("duration").map(|_| ()).unwrap());
+    assert_eq!(e.path, "duration");
+    assert!(e.message.contains("a-0"), "{e}");
+}
+
+#[test]
+fn loss_must_be_a_probability() {
+    let e = error_of(|v| v["bottleneck"]["loss"] = json!(1.5));
+    assert!(e.message.contains("0 ≤ loss < 1"), "{e}");
+}
+
+#[test]
+fn a_burst_below_one_packet_is_rejected() {
+    let e = error_of(|v| v["bottleneck"]["shaper"]["burst"] = json!("1KB"));
+    assert_eq!(e.path, "bottleneck.shaper.burst");
+}
+
+#[test]
+fn duplicate_flow_names_are_rejected() {
+    let e = error_of(|v| {
+        v["flow"] = json!([{"name": "x", "cc": "cubic", "app": {"kind": "bulk"}}, {"name": "x", "cc": "bbr", "app": {"kind": "bulk"}}]);
+    });
+    assert_eq!(e.path, "flow[1].name");
+}

@@ -1,0 +1,168 @@
+//! Unit strings in scenarios: rates ("25Mbps"), durations ("100ms"), sizes
+//! ("1MB", "64KiB") and queue limits ("100KB", "100pkts", "8BDP").
+//!
+//! `K/M/G` are 1000-based and `Ki/Mi/Gi` 1024-based (tc's own parser uses
+//! 1024 for sizes — scenarios say which they mean). Each parser returns a
+//! message naming the value and what is allowed, for the field-named error
+//! the scenario loader wraps around it.
+
+use crate::time::Duration;
+use crate::units::Rate;
+use serde::{Deserialize, Deserializer};
+
+fn split(s: &str) -> (&str, &str) {
+    let s = s.trim();
+    let i = s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+')).unwrap_or(s.len());
+    (s[..i].trim(), s[i..].trim())
+}
+
+fn number(num: &str, raw: &str, what: &str) -> Result<f64, String> {
+    let v: f64 = num.parse().map_err(|_| format!("{raw:?} is not a valid {what}"))?;
+    if !v.is_finite() {
+        return Err(format!("{raw:?} is not a valid {what}"));
+    }
+    Ok(v)
+}
+
+const RATE_HELP: &str = "expected a number ≥ 0 with a unit: bps, Kbps, Mbps, Gbps (1000-based), e.g. \"25Mbps\"";
+const DURATION_HELP: &str = "expected a number ≥ 0 with a unit: ns, us, ms, s, min, e.g. \"100ms\"";
+const SIZE_HELP: &str = "expected a number ≥ 0 with a unit: B, KB, MB, GB (1000-based) or KiB, MiB, GiB (1024-based), e.g. \"1MB\"";
+const LIMIT_HELP: &str = "expected bytes (\"100KB\"), packets (\"100pkts\") or a multiple of the bandwidth-delay product (\"8BDP\")";
+
+pub fn parse_rate(raw: &str) -> Result<Rate, String> {
+    let (num, unit) = split(raw);
+    let scale = match unit.to_ascii_lowercase().as_str() {
+        "bps" | "bit" | "bit/s" => 1.0,
+        "kbps" | "kbit" | "kbit/s" => 1e3,
+        "mbps" | "mbit" | "mbit/s" => 1e6,
+        "gbps" | "gbit" | "gbit/s" => 1e9,
+        _ => return Err(format!("{raw:?} is not a rate: {RATE_HELP}")),
+    };
+    let v = number(num, raw, "rate").map_err(|e| format!("{e}: {RATE_HELP}"))?;
+    if v < 0.0 {
+        return Err(format!("{raw:?} is negative: {RATE_HELP}"));
+    }
+    Ok(Rate::from_bps_f64(v * scale))
+}
+
+pub fn parse_duration(raw: &str) -> Result<Duration, String> {
+    let (num, unit) = split(raw);
+    let scale = match unit {
+        "ns" => 1e-9,
+        "us" | "µs" => 1e-6,
+        "ms" => 1e-3,
+        "s" | "sec" => 1.0,
+        "min" => 60.0,
+        _ => return Err(format!("{raw:?} is not a duration: {DURATION_HELP}")),
+    };
+    let v = number(num, raw, "duration").map_err(|e| format!("{e}: {DURATION_HELP}"))?;
+    if v < 0.0 {
+        return Err(format!("{raw:?} is negative: {DURATION_HELP}"));
+    }
+    Ok(Duration::from_secs_f64(v * scale))
+}
+
+fn size_scale(unit: &str) -> Option<f64> {
+    Some(match unit {
+        "B" | "b" | "bytes" => 1.0,
+        "KB" | "kB" | "kb" => 1e3,
+        "MB" | "mb" => 1e6,
+        "GB" | "gb" => 1e9,
+        "KiB" | "kib" => 1024.0,
+        "MiB" | "mib" => 1024.0 * 1024.0,
+        "GiB" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        _ => return None,
+    })
+}
+
+pub fn parse_size(raw: &str) -> Result<u64, String> {
+    let (num, unit) = split(raw);
+    let scale = size_scale(unit).ok_or_else(|| format!("{raw:?} is not a size: {SIZE_HELP}"))?;
+    let v = number(num, raw, "size").map_err(|e| format!("{e}: {SIZE_HELP}"))?;
+    if v < 0.0 {
+        return Err(format!("{raw:?} is negative: {SIZE_HELP}"));
+    }
+    Ok((v * scale).round() as u64)
+}
+
+/// A queue limit as written, before BDP multiples are resolved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum LimitSpec {
+    Bytes(u64),
+    Packets(u64),
+    Bdp(f64),
+}
+
+pub fn parse_limit(raw: &str) -> Result<LimitSpec, String> {
+    let (num, unit) = split(raw);
+    let lower = unit.to_ascii_lowercase();
+    if lower == "pkts" || lower == "pkt" || lower == "packets" || lower == "p" {
+        let v = number(num, raw, "packet count").map_err(|e| format!("{e}: {LIMIT_HELP}"))?;
+        if v < 0.0 || v.fract() != 0.0 {
+            return Err(format!("{raw:?} is not a whole number of packets: {LIMIT_HELP}"));
+        }
+        return Ok(LimitSpec::Packets(v as u64));
+    }
+    if lower == "bdp" {
+        let v = number(num, raw, "BDP multiple").map_err(|e| format!("{e}: {LIMIT_HELP}"))?;
+        if v < 0.0 {
+            return Err(format!("{raw:?} is negative: {LIMIT_HELP}"));
+        }
+        return Ok(LimitSpec::Bdp(v));
+    }
+    if size_scale(unit).is_some() {
+        return parse_size(raw).map(LimitSpec::Bytes);
+    }
+    Err(format!("{raw:?} is not a queue limit: {LIMIT_HELP}"))
+}
+
+/// Declares a serde wrapper that reads a unit string through a parser.
+macro_rules! unit_field {
+    ($name:ident, $inner:ty, $parse:path, $help:expr) => {
+        #[derive(Clone, Copy, Debug, PartialEq)]
+        pub struct $name(pub $inner);
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                use serde::de::Error;
+                match serde_json::Value::deserialize(d)? {
+                    serde_json::Value::String(s) => $parse(&s).map($name).map_err(D::Error::custom),
+                    other => Err(D::Error::custom(format!("{other} is not a string with a unit: {}", $help))),
+                }
+            }
+        }
+    };
+}
+
+unit_field!(RateField, Rate, parse_rate, RATE_HELP);
+unit_field!(DurationField, Duration, parse_duration, DURATION_HELP);
+unit_field!(SizeField, u64, parse_size, SIZE_HELP);
+unit_field!(LimitField, LimitSpec, parse_limit, LIMIT_HELP);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn units_scale_as_documented() {
+        assert_eq!(parse_rate("25Mbps").unwrap(), Rate::from_mbps(25));
+        assert_eq!(parse_rate("1.5 Gbps").unwrap().bps(), 1_500_000_000);
+        assert_eq!(parse_duration("100ms").unwrap(), Duration::from_millis(100));
+        assert_eq!(parse_duration("2min").unwrap(), Duration::from_secs(120));
+        assert_eq!(parse_size("1MB").unwrap(), 1_000_000);
+        assert_eq!(parse_size("64KiB").unwrap(), 65_536);
+        assert_eq!(parse_limit("8BDP").unwrap(), LimitSpec::Bdp(8.0));
+        assert_eq!(parse_limit("100pkts").unwrap(), LimitSpec::Packets(100));
+        assert_eq!(parse_limit("10MB").unwrap(), LimitSpec::Bytes(10_000_000));
+    }
+
+    #[test]
+    fn bad_strings_name_the_value_and_the_allowed_form() {
+        let e = parse_rate("-5Mbps").unwrap_err();
+        assert!(e.contains("\"-5Mbps\"") && e.contains("Mbps"), "{e}");
+        assert!(parse_rate("25").unwrap_err().contains("unit"));
+        assert!(parse_duration("10 parsecs").unwrap_err().contains("\"10 parsecs\""));
+        assert!(parse_limit("1.5pkts").unwrap_err().contains("whole number"));
+        assert!(parse_size("lots").is_err());
+    }
+}

@@ -1,0 +1,80 @@
+//! Earliest-departure-time pacing, as Linux TCP stamps packets since 4.20
+//! (`tcp_update_skb_after_send`, with `fq` or internal pacing).
+//!
+//! Each packet may leave no earlier than `next`; after it leaves, `next` moves
+//! forward by `len / pacing_rate`, minus up to half of that as credit for time
+//! the sender spent idle past its schedule ("OS jitter" in Linux):
+//!
+//! ```text
+//!   prior = next;  next = max(next, now)
+//!   gap   = payload_len / rate;  gap −= min(gap/2, next − prior);  next += gap
+//! ```
+//!
+//! The first 10 data segments of a connection are not paced (as `sch_fq`'s
+//! initial quantum; Linux checks `data_segs_out >= 10`).
+//!
+//! `len` is the payload length, as Linux charges `skb->len` of the original
+//! (header-less) skb, so a BBR pacing rate of `bw × mss` sends exactly `bw`
+//! packets per second.
+
+use crate::time::{Duration, Time};
+use crate::units::Rate;
+
+/// Segments sent unpaced at the start of a connection.
+pub const UNPACED_SEGMENTS: u64 = 10;
+
+#[derive(Clone, Debug, Default)]
+pub struct Pacer {
+    next: Time,
+    segments_sent: u64,
+}
+
+impl Pacer {
+    /// Earliest departure of the next packet (`tcp_wstamp_ns`).
+    pub fn next_departure(&self, now: Time) -> Time {
+        self.next.max(now)
+    }
+
+    pub fn allows(&self, now: Time) -> bool {
+        now >= self.next
+    }
+
+    /// A packet with `payload` bytes left at `now` under `rate` (`None` = unpaced).
+    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>) {
+        let prior = self.next;
+        self.next = self.next.max(now);
+        self.segments_sent += 1;
+        let Some(rate) = rate.filter(|r| !r.is_zero()) else { return };
+        if self.segments_sent <= UNPACED_SEGMENTS {
+            return;
+        }
+        let gap = rate.tx_time(payload as u64).as_nanos();
+        let credit = (self.next - prior).as_nanos();
+        let gap = gap - (gap / 2).min(credit);
+        self.next += Duration::from_nanos(gap);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packets_are_spaced_by_payload_over_rate_after_the_first_ten() {
+        let mut p = Pacer::default();
+        let rate = Some(Rate::from_mbps(10)); // 1448 B → 1158.4 µs
+        for _ in 0..10 {
+            p.on_send(Time::ZERO, 1448, rate);
+        }
+        assert!(p.allows(Time::ZERO));
+        p.on_send(Time::ZERO, 1448, rate);
+        assert_eq!(p.next_departure(Time::ZERO), Time::from_nanos(1_158_400));
+    }
+
+    #[test]
+    fn idle_time_earns_at_most_half_a_gap_of_credit() {
+        let mut p = Pacer { next: Time::from_millis(1), segments_sent: 20 };
+        p.on_send(Time::from_millis(5), 1448, Some(Rate::from_mbps(10)));
+        assert_eq!(p.next_departure(Time::ZERO), Time::from_millis(5) + Duration::from_nanos(579_200));
+    }
+}

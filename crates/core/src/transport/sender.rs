@@ -1,0 +1,689 @@
+//! The sending end of a TCP connection, following Linux's order of work.
+//!
+//! Per ACK (Linux `tcp_ack`):
+//!
+//! ```text
+//!  1. SACK blocks → newly SACKed segments   (tcp_sacktag_write_queue)
+//!  2. cumulative ACK → acked segments        (tcp_clean_rtx_queue)
+//!     each delivered segment feeds rate sampling, RACK, and the RTT samples
+//!  3. RTT estimator, RTO, min RTT            (tcp_ack_update_rtt)
+//!  4. RACK marks losses                      (tcp_rack_mark_lost)
+//!  5. CA state: leave Recovery/Loss at high_seq, enter Recovery on loss
+//!  6. rate sample                            (tcp_rate_gen)
+//!  7. congestion control                     (tcp_cong_control)
+//!  8. retransmit lost segments, then new data, within cwnd, rwnd and pacing
+//!  9. timers: RTO, tail-loss probe, RACK reorder timer
+//! ```
+//!
+//! Connection set-up is a SYN / SYN-ACK exchange (the SYN crosses the
+//! bottleneck like any packet and is retried after 1 s, doubling); the
+//! algorithm is created once the handshake has given a first RTT sample.
+//!
+//! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no
+//! TSO/GSO (per-packet sends, pacing per packet); no Nagle (TCP_NODELAY);
+//! no zero-window probes (receivers here always reopen with an update);
+//! a tail-loss probe that repaired a loss (ACK beyond the probe without a
+//! duplicate report) causes the one-shot CWR reduction Linux applies.
+
+use super::pacer::Pacer;
+use super::rack::Rack;
+use super::rate_sample::{RateSample, RateState};
+use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
+use super::scoreboard::{Scoreboard, Segment};
+use super::Outbox;
+use crate::cc::{CaState, CcConfig, CcInit, Conn, CongestionControl, SentPacket, WindowValidation};
+use crate::engine::{Alarm, Rng};
+use crate::net::packet::{FlowId, Kind, Packet};
+use crate::time::{Duration, Time};
+
+/// Linux's `TCP_TIMEOUT_MIN` (2 jiffies at HZ=1000), added to a multi-packet probe timeout.
+const TLP_MIN_SLACK: Duration = Duration::from_millis(2);
+/// Marker for "the application has unlimited data".
+pub const UNLIMITED: u64 = u64::MAX / 4;
+
+#[derive(Clone, Debug)]
+pub struct SenderConfig {
+    pub mss: u32,
+    /// Initial window, packets (RFC 6928 IW10).
+    pub initial_cwnd: u32,
+    /// `net.ipv4.tcp_slow_start_after_idle` (default on).
+    pub slow_start_after_idle: bool,
+}
+
+/// Counters for summaries and conservation checks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    pub segments_sent: u64,
+    pub segments_retransmitted: u64,
+    pub bytes_sent: u64,
+    pub bytes_retransmitted: u64,
+    pub rto_events: u64,
+    pub recovery_events: u64,
+    pub loss_probes: u64,
+}
+
+enum Phase {
+    Idle,
+    SynSent { sent_at: Time, attempts: u32 },
+    Established,
+}
+
+pub struct TcpSender {
+    flow: FlowId,
+    cfg: SenderConfig,
+    cc_config: CcConfig,
+    cc_rng: Option<Rng>,
+    cc: Option<Box<dyn CongestionControl>>,
+    phase: Phase,
+    write_seq: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_wnd_end: u64,
+    sb: Scoreboard,
+    rate: RateState,
+    rtt: RttEstimator,
+    rack: Rack,
+    pacer: Pacer,
+    ca_state: CaState,
+    high_seq: u64,
+    backoff: u32,
+    tlp_high_seq: Option<u64>,
+    tlp_was_retrans: bool,
+    syn_deadline: Option<Time>,
+    rto_deadline: Option<Time>,
+    tlp_deadline: Option<Time>,
+    reo_deadline: Option<Time>,
+    pace_deadline: Option<Time>,
+    alarm: Alarm,
+    is_cwnd_limited: bool,
+    max_packets_out: u32,
+    cwnd_usage_seq: u64,
+    cwnd_used: u32,
+    cwnd_stamp: Time,
+    last_send: Time,
+    pub stats: SenderStats,
+}
+
+impl TcpSender {
+    pub fn new(flow: FlowId, cfg: SenderConfig, cc_config: CcConfig, cc_rng: Rng) -> Self {
+        TcpSender {
+            flow,
+            cfg,
+            cc_config,
+            cc_rng: Some(cc_rng),
+            cc: None,
+            phase: Phase::Idle,
+            write_seq: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_wnd_end: 0,
+            sb: Scoreboard::default(),
+            rate: RateState::new(),
+            rtt: RttEstimator::default(),
+            rack: Rack::default(),
+            pacer: Pacer::default(),
+            ca_state: CaState::Open,
+            high_seq: 0,
+            backoff: 0,
+            tlp_high_seq: None,
+            tlp_was_retrans: false,
+            syn_deadline: None,
+            rto_deadline: None,
+            tlp_deadline: None,
+            reo_deadline: None,
+            pace_deadline: None,
+            alarm: Alarm::default(),
+            is_cwnd_limited: false,
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
+            cwnd_used: 0,
+            cwnd_stamp: Time::ZERO,
+            last_send: Time::ZERO,
+            stats: SenderStats::default(),
+        }
+    }
+
+    // ----- application side -------------------------------------------------
+
+    /// Opens the connection (sends the SYN).
+    pub fn connect(&mut self, now: Time, out: &mut Outbox) {
+        if matches!(self.phase, Phase::Idle) {
+            self.send_syn(now, 0, out);
+        }
+    }
+
+    /// The application hands `bytes` more to the socket (`UNLIMITED` for a bulk source).
+    pub fn write(&mut self, now: Time, bytes: u64, out: &mut Outbox) {
+        let idle = now.saturating_since(self.last_send);
+        let restart = self.cfg.slow_start_after_idle
+            && !self.cc_config.is_model_based()
+            && self.sb.packets_out == 0
+            && idle > self.rtt.rto();
+        if let (true, Some(_)) = (restart, self.cc.as_ref()) {
+            let conn = conn_view(self, now, false);
+            let event = WindowValidation::RestartAfterIdle { idle, rto: self.rtt.rto() };
+            self.cc.as_mut().unwrap().on_window_validation(now, &conn, event);
+        }
+        self.write_seq = self.write_seq.saturating_add(bytes).min(UNLIMITED);
+        self.try_send(now, out);
+    }
+
+    /// The application stops writing: nothing beyond what was already sent.
+    pub fn stop_writing(&mut self) {
+        self.write_seq = self.snd_nxt;
+    }
+
+    /// Everything written has been acknowledged.
+    pub fn is_drained(&self) -> bool {
+        matches!(self.phase, Phase::Established) && self.snd_una >= self.write_seq && self.write_seq < UNLIMITED
+    }
+
+    pub fn acked_bytes(&self) -> u64 {
+        self.snd_una
+    }
+
+    // ----- network side -----------------------------------------------------
+
+    pub fn on_packet(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
+        match (pkt.kind, &self.phase) {
+            (Kind::SynAck, Phase::SynSent { sent_at, attempts }) => {
+                if *attempts == 0 {
+                    let sample = now - *sent_at;
+                    self.rtt.on_sample(sample, 0, 0);
+                    self.rtt.update_min(now, sample, false);
+                }
+                self.syn_deadline = None;
+                self.phase = Phase::Established;
+                let init = CcInit {
+                    mss: self.cfg.mss,
+                    initial_cwnd: self.cfg.initial_cwnd,
+                    srtt: self.rtt.srtt(),
+                    rng: self.cc_rng.take().expect("algorithm built once"),
+                };
+                self.cc = Some(self.cc_config.build(init));
+                self.snd_wnd_end = pkt.rwnd.max(self.cfg.mss as u64);
+                self.try_send(now, out);
+            }
+            (Kind::Ack, Phase::Established) => self.on_ack(now, pkt, out),
+            _ => {}
+        }
+    }
+
+    fn on_ack(&mut self, now: Time, pkt: &Packet, out: &mut Outbox) {
+        if pkt.seq < self.snd_una {
+            return; // older than what we know: FIFO paths make this impossible, ignore
+        }
+        let prior_in_flight = self.sb.inflight();
+        self.snd_wnd_end = pkt.seq + pkt.rwnd;
+        let mut rs = RateSample { prior_in_flight, is_ack_delayed: pkt.delayed, ..RateSample::default() };
+        let min_rtt = self.rtt.min_rtt();
+        let mut delivered_now = 0u32;
+        let (mut first_sackt, mut last_sackt) = (None::<Time>, None::<Time>);
+        {
+            let TcpSender { sb, rate, rack, .. } = self;
+            for &block in pkt.sack_blocks() {
+                delivered_now += sb.sack(block, |seg| {
+                    rate.delivered += 1;
+                    let end = seg.end();
+                    rate.on_delivered(&mut seg.snap, seg.sent_at, end, seg.ever_retrans, true, &mut rs);
+                    rack.advance(now, seg.sent_at, seg.end(), seg.ever_retrans, min_rtt);
+                    if !seg.ever_retrans {
+                        first_sackt = Some(first_sackt.map_or(seg.sent_at, |t| t.min(seg.sent_at)));
+                        last_sackt = Some(last_sackt.map_or(seg.sent_at, |t| t.max(seg.sent_at)));
+                    }
+                });
+            }
+        }
+        let advanced = pkt.seq > self.snd_una;
+        let (mut first_ackt, mut last_ackt, mut retrans_acked) = (None::<Time>, None::<Time>, false);
+        if advanced {
+            let TcpSender { sb, rate, rack, .. } = self;
+            sb.cum_ack(pkt.seq, |seg| {
+                if seg.ever_retrans {
+                    retrans_acked = true;
+                } else if !seg.sacked {
+                    first_ackt.get_or_insert(seg.sent_at);
+                    last_ackt = Some(seg.sent_at);
+                }
+                if !seg.sacked {
+                    rate.delivered += 1;
+                    delivered_now += 1;
+                    rack.advance(now, seg.sent_at, seg.end(), seg.ever_retrans, min_rtt);
+                }
+                let end = seg.end();
+                rate.on_delivered(&mut seg.snap, seg.sent_at, end, seg.ever_retrans, false, &mut rs);
+            });
+            self.snd_una = pkt.seq;
+        }
+        self.update_rtt(now, pkt, first_ackt.filter(|_| !retrans_acked), last_ackt.filter(|_| !retrans_acked), first_sackt, last_sackt, &mut rs);
+
+        // loss detection
+        let reo_wnd = self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt());
+        let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
+        self.rate.lost += det.newly_lost as u64;
+        if det.reorder_deadline.is_some() {
+            self.reo_deadline = det.reorder_deadline;
+        }
+        let tlp_cwr = self.check_tlp_ack(pkt);
+        self.update_ca_state(now, advanced);
+
+        self.rate.generate(now, delivered_now, det.newly_lost, self.rtt.min_rtt(), &mut rs);
+        if tlp_cwr {
+            // the probe repaired a loss: one CWR reduction (tcp_process_tlp_ack)
+            let conn = conn_view(self, now, advanced);
+            self.cc.as_mut().unwrap().on_recovery_start(now, &Conn { ca_state: CaState::Cwr, ..conn });
+        }
+        let conn = conn_view(self, now, advanced);
+        let cc = self.cc.as_mut().unwrap();
+        cc.on_ack(now, &conn, &rs);
+        if cc.wants_app_limited() {
+            self.rate.mark_app_limited(self.sb.inflight());
+        }
+        out.samples.push(rs);
+
+        if advanced {
+            self.backoff = 0;
+            self.rearm_rto(now);
+        }
+        self.try_send(now, out);
+        if advanced {
+            self.schedule_loss_probe(now);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn update_rtt(
+        &mut self,
+        now: Time,
+        pkt: &Packet,
+        first_ackt: Option<Time>,
+        last_ackt: Option<Time>,
+        first_sackt: Option<Time>,
+        last_sackt: Option<Time>,
+        rs: &mut RateSample,
+    ) {
+        let seq_rtt = first_ackt.or(first_sackt).map(|t| now - t);
+        let ca_rtt = last_sackt.or(last_ackt).map(|t| now - t);
+        rs.rtt = ca_rtt;
+        if let Some(ca) = ca_rtt {
+            self.rtt.update_min(now, ca, pkt.delayed);
+        }
+        if let Some(m) = seq_rtt {
+            self.rtt.on_sample(m, self.snd_una, self.snd_nxt);
+        }
+    }
+
+    /// `tcp_process_tlp_ack`; returns true when the probe repaired a loss.
+    fn check_tlp_ack(&mut self, pkt: &Packet) -> bool {
+        let Some(high) = self.tlp_high_seq else { return false };
+        if pkt.seq < high {
+            return false;
+        }
+        self.tlp_high_seq = None;
+        self.tlp_was_retrans && !pkt.dsack && pkt.seq > high && self.ca_state < CaState::Recovery
+    }
+
+    /// Linux `tcp_fastretrans_alert`, reduced to what RACK-based SACK TCP does.
+    fn update_ca_state(&mut self, now: Time, advanced: bool) {
+        if self.ca_state >= CaState::Recovery && self.snd_una >= self.high_seq && advanced {
+            self.ca_state = CaState::Open;
+        }
+        if self.ca_state < CaState::Recovery {
+            if self.sb.lost_out > 0 {
+                self.high_seq = self.snd_nxt;
+                self.ca_state = CaState::Recovery;
+                self.stats.recovery_events += 1;
+                self.tlp_deadline = None;
+                let conn = conn_view(self, now, advanced);
+                self.cc.as_mut().unwrap().on_recovery_start(now, &conn);
+            } else {
+                self.ca_state = if self.sb.sacked_out > 0 { CaState::Disorder } else { CaState::Open };
+            }
+        }
+    }
+
+    // ----- sending ----------------------------------------------------------
+
+    fn try_send(&mut self, now: Time, out: &mut Outbox) {
+        if !matches!(self.phase, Phase::Established) {
+            return;
+        }
+        self.pace_deadline = None;
+        let mut cwnd_limited = false;
+        let sent_before = self.stats.segments_sent;
+        loop {
+            let cwnd = self.cc.as_ref().unwrap().cwnd();
+            let inflight = self.sb.inflight();
+            let retx = self.sb.next_to_retransmit();
+            if retx.is_none() {
+                let avail = self.write_seq - self.snd_nxt;
+                if avail < self.cfg.mss as u64 {
+                    self.rate.check_app_limited(false, inflight, cwnd, self.sb.lost_out, self.sb.retrans_out);
+                }
+                if avail == 0 || self.snd_nxt + avail.min(self.cfg.mss as u64) > self.snd_wnd_end {
+                    break;
+                }
+            }
+            if inflight >= cwnd {
+                cwnd_limited = true;
+                break;
+            }
+            if !self.pacer.allows(now) {
+                self.pace_deadline = Some(self.pacer.next_departure(now));
+                break;
+            }
+            match retx {
+                Some(idx) => self.retransmit(now, idx, out),
+                None => self.send_new(now, out),
+            }
+        }
+        self.validate_cwnd(now, cwnd_limited);
+        if self.sb.packets_out > 0 && self.rto_deadline.is_none() {
+            self.rearm_rto(now);
+        }
+        if self.stats.segments_sent > sent_before {
+            self.schedule_loss_probe(now);
+        }
+    }
+
+    fn before_data_send(&mut self, now: Time) {
+        if self.sb.inflight() == 0 {
+            let conn = conn_view(self, now, false);
+            self.cc.as_mut().unwrap().on_tx_start(now, &conn);
+        }
+    }
+
+    fn after_data_send(&mut self, now: Time, payload: u32, is_retrans: bool, out: &mut Outbox, pkt: Packet) {
+        let rate = self.cc.as_ref().unwrap().pacing_rate();
+        self.pacer.on_send(now, payload, rate);
+        self.last_send = now;
+        self.stats.segments_sent += 1;
+        self.stats.bytes_sent += payload as u64;
+        if is_retrans {
+            self.stats.segments_retransmitted += 1;
+            self.stats.bytes_retransmitted += payload as u64;
+        }
+        let conn = conn_view(self, now, false);
+        let sent = SentPacket { payload_bytes: payload, is_retrans, inflight: conn.inflight };
+        self.cc.as_mut().unwrap().on_packet_sent(now, &conn, &sent);
+        out.packets.push(pkt);
+    }
+
+    fn send_new(&mut self, now: Time, out: &mut Outbox) {
+        self.before_data_send(now);
+        let len = (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) as u32;
+        let snap = self.rate.on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
+        let seq = self.snd_nxt;
+        let idx = self.sb.push(Segment { seq, len, sent_at: now, snap, sacked: false, lost: false, retrans_in_flight: false, ever_retrans: false });
+        self.rack.on_transmit(now, idx);
+        self.snd_nxt += len as u64;
+        self.after_data_send(now, len, false, out, Packet::data(self.flow, seq, len, false, now));
+    }
+
+    fn retransmit(&mut self, now: Time, idx: u64, out: &mut Outbox) {
+        self.before_data_send(now);
+        let snap = self.rate.on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
+        self.sb.on_retransmit(idx, now, snap);
+        self.rack.on_transmit(now, idx);
+        let seg = self.sb.get(idx).unwrap();
+        let (seq, len) = (seg.seq, seg.len);
+        self.after_data_send(now, len, true, out, Packet::data(self.flow, seq, len, true, now));
+    }
+
+    /// `tcp_cwnd_validate` (+ RFC 2861 decay for classic algorithms).
+    fn validate_cwnd(&mut self, now: Time, cwnd_limited: bool) {
+        if self.snd_una >= self.cwnd_usage_seq || (cwnd_limited && !self.is_cwnd_limited) {
+            self.is_cwnd_limited = cwnd_limited;
+            self.max_packets_out = self.sb.packets_out;
+            self.cwnd_usage_seq = self.snd_nxt;
+        } else {
+            self.max_packets_out = self.max_packets_out.max(self.sb.packets_out);
+        }
+        if self.tcp_is_cwnd_limited() {
+            self.cwnd_used = 0;
+            self.cwnd_stamp = now;
+            return;
+        }
+        self.cwnd_used = self.cwnd_used.max(self.sb.packets_out);
+        let rto = self.rtt.rto();
+        if self.cfg.slow_start_after_idle && !self.cc_config.is_model_based() && now.saturating_since(self.cwnd_stamp) >= rto {
+            if self.ca_state == CaState::Open {
+                let used = self.cwnd_used.max(self.cfg.initial_cwnd);
+                let conn = conn_view(self, now, false);
+                self.cc.as_mut().unwrap().on_window_validation(now, &conn, WindowValidation::ApplicationLimited { used });
+                self.cwnd_used = 0;
+            }
+            self.cwnd_stamp = now;
+        }
+    }
+
+    /// Linux `tcp_is_cwnd_limited`.
+    fn tcp_is_cwnd_limited(&self) -> bool {
+        if self.is_cwnd_limited {
+            return true;
+        }
+        let Some(cc) = self.cc.as_ref() else { return false };
+        let cwnd = cc.cwnd();
+        let in_slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
+        in_slow_start && cwnd < 2 * self.max_packets_out
+    }
+
+    fn send_syn(&mut self, now: Time, attempts: u32, out: &mut Outbox) {
+        self.phase = Phase::SynSent { sent_at: now, attempts };
+        let timeout = RTO_INITIAL.checked_mul(1 << attempts.min(7)).unwrap_or(RTO_MAX).min(RTO_MAX);
+        self.syn_deadline = Some(now + timeout);
+        out.packets.push(Packet::syn(self.flow, now));
+    }
+
+    // ----- timers -----------------------------------------------------------
+
+    fn rto_with_backoff(&self) -> Duration {
+        let base = self.rtt.rto().max(RTO_MIN);
+        base.checked_mul(1u64 << self.backoff.min(16)).unwrap_or(RTO_MAX).min(RTO_MAX)
+    }
+
+    fn rearm_rto(&mut self, now: Time) {
+        self.rto_deadline = (self.sb.packets_out > 0).then(|| now + self.rto_with_backoff());
+        if self.sb.packets_out == 0 {
+            self.tlp_deadline = None;
+            self.reo_deadline = None;
+        }
+    }
+
+    /// RTO measured from the oldest outstanding transmission (`tcp_rto_delta_us`).
+    fn rearm_rto_from_head(&mut self, now: Time) {
+        let head = self.sb.head().map_or(now, |s| s.sent_at);
+        self.rto_deadline = (self.sb.packets_out > 0).then(|| (head + self.rto_with_backoff()).max(now + Duration::from_nanos(1)));
+    }
+
+    /// `tcp_schedule_loss_probe`.
+    fn schedule_loss_probe(&mut self, now: Time) {
+        if self.sb.packets_out == 0 || self.ca_state != CaState::Open {
+            self.tlp_deadline = None;
+            return;
+        }
+        let pto = match self.rtt.srtt() {
+            Some(srtt) => srtt + srtt + if self.sb.packets_out == 1 { RTO_MIN } else { TLP_MIN_SLACK },
+            None => RTO_INITIAL,
+        };
+        let mut at = now + pto;
+        if let Some(rto) = self.rto_deadline {
+            at = at.min(rto);
+        }
+        self.tlp_deadline = Some(at);
+    }
+
+    pub fn on_timer(&mut self, now: Time, out: &mut Outbox) {
+        if !self.alarm.on_fire(now) {
+            return;
+        }
+        let due = |d: Option<Time>| d.is_some_and(|t| t <= now);
+        if due(self.syn_deadline) {
+            if let Phase::SynSent { attempts, .. } = self.phase {
+                self.send_syn(now, attempts + 1, out);
+            }
+        }
+        if due(self.reo_deadline) {
+            self.reo_deadline = None;
+            self.on_reorder_timeout(now, out);
+        }
+        if due(self.tlp_deadline) {
+            self.tlp_deadline = None;
+            self.send_loss_probe(now, out);
+        }
+        if due(self.rto_deadline) {
+            self.rto_deadline = None;
+            self.on_rto(now, out);
+        }
+        if due(self.pace_deadline) {
+            self.try_send(now, out);
+        }
+    }
+
+    /// `tcp_rack_reo_timeout`.
+    fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
+        let reo_wnd = self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt());
+        let det = self.rack.detect(now, &mut self.sb, reo_wnd);
+        self.reo_deadline = det.reorder_deadline;
+        if det.newly_lost > 0 {
+            self.rate.lost += det.newly_lost as u64;
+            if self.ca_state < CaState::Recovery {
+                self.update_ca_state(now, false);
+                if !self.cc_config.is_model_based() {
+                    // tcp_cwnd_reduction(sk, 1, 0): one PRR step as if one packet had been delivered
+                    let rs = RateSample { acked_sacked: 1, prior_in_flight: self.sb.inflight(), ..RateSample::default() };
+                    let conn = conn_view(self, now, false);
+                    self.cc.as_mut().unwrap().on_ack(now, &conn, &rs);
+                }
+            }
+            self.try_send(now, out);
+        }
+        self.rearm_rto_from_head(now);
+    }
+
+    /// `tcp_send_loss_probe`.
+    fn send_loss_probe(&mut self, now: Time, out: &mut Outbox) {
+        if self.tlp_high_seq.is_none() && self.sb.packets_out > 0 {
+            let has_new = self.write_seq > self.snd_nxt
+                && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) <= self.snd_wnd_end;
+            if has_new {
+                self.send_new(now, out);
+                self.tlp_was_retrans = false;
+            } else if let Some(idx) = self.sb.last_index() {
+                let seg = self.sb.get(idx).unwrap();
+                if seg.sacked || seg.retrans_in_flight {
+                    self.rearm_rto_from_head(now);
+                    return;
+                }
+                self.retransmit(now, idx, out);
+                self.tlp_was_retrans = true;
+            }
+            self.tlp_high_seq = Some(self.snd_nxt);
+            self.stats.loss_probes += 1;
+        }
+        self.rearm_rto_from_head(now);
+    }
+
+    /// `tcp_retransmit_timer` → `tcp_enter_loss`.
+    fn on_rto(&mut self, now: Time, out: &mut Outbox) {
+        if self.sb.packets_out == 0 {
+            return;
+        }
+        let new_episode = self.ca_state <= CaState::Disorder
+            || self.snd_una >= self.high_seq
+            || (self.ca_state == CaState::Loss && self.backoff == 0);
+        // tcp_timeout_mark_lost: the head, and everything sent at least a RACK RTT ago
+        let rack_rtt = self.rack.rtt();
+        let mut newly_lost = 0;
+        let head = self.sb.indices().start;
+        for idx in self.sb.indices() {
+            let seg = self.sb.get(idx).unwrap();
+            let old_enough = idx == head || now.saturating_since(seg.sent_at) >= rack_rtt;
+            if old_enough && self.sb.mark_lost(idx) {
+                newly_lost += 1;
+            }
+        }
+        self.rate.lost += newly_lost;
+        self.ca_state = CaState::Loss;
+        self.high_seq = self.snd_nxt;
+        self.tlp_high_seq = None;
+        self.tlp_deadline = None;
+        self.reo_deadline = None;
+        self.stats.rto_events += 1;
+        let conn = conn_view(self, now, false);
+        self.cc.as_mut().unwrap().on_rto(now, &conn, new_episode);
+        self.backoff += 1;
+        self.rto_deadline = Some(now + self.rto_with_backoff());
+        self.try_send(now, out);
+    }
+
+    /// Time the owner must schedule a timer event at, if any.
+    pub fn poll_timer(&mut self) -> Option<Time> {
+        let next = [self.syn_deadline, self.rto_deadline, self.tlp_deadline, self.reo_deadline, self.pace_deadline]
+            .into_iter()
+            .flatten()
+            .min()
+            .unwrap_or(Time::NEVER);
+        self.alarm.set(next).filter(|t| *t != Time::NEVER)
+    }
+
+    // ----- telemetry ----------------------------------------------------------
+
+    pub fn cc(&self) -> Option<&dyn CongestionControl> {
+        self.cc.as_deref()
+    }
+
+    pub fn snapshot(&self, now: Time) -> SenderSnapshot {
+        SenderSnapshot {
+            inflight: self.sb.inflight(),
+            packets_out: self.sb.packets_out,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt(),
+            rto: self.rto_with_backoff(),
+            delivered_pkts: self.rate.delivered,
+            lost_pkts: self.rate.lost,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            ca_state: self.ca_state,
+            next_departure: self.pacer.next_departure(now),
+            established: matches!(self.phase, Phase::Established),
+        }
+    }
+}
+
+/// What telemetry reads from a sender.
+#[derive(Clone, Debug)]
+pub struct SenderSnapshot {
+    pub inflight: u32,
+    pub packets_out: u32,
+    pub srtt: Option<Duration>,
+    pub min_rtt: Option<Duration>,
+    pub rto: Duration,
+    pub delivered_pkts: u64,
+    pub lost_pkts: u64,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    pub ca_state: CaState,
+    pub next_departure: Time,
+    pub established: bool,
+}
+
+fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
+    Conn {
+        mss: s.cfg.mss,
+        delivered: s.rate.delivered,
+        lost: s.rate.lost,
+        delivered_ce: s.rate.delivered_ce,
+        inflight: s.sb.inflight(),
+        ca_state: s.ca_state,
+        srtt: s.rtt.srtt(),
+        min_rtt: s.rtt.min_rtt(),
+        delivered_time: s.rate.delivered_time,
+        snd_una: s.snd_una,
+        snd_nxt: s.snd_nxt,
+        snd_una_advanced,
+        is_cwnd_limited: s.tcp_is_cwnd_limited(),
+        next_departure: s.pacer.next_departure(now),
+        last_send: s.last_send,
+    }
+}
