@@ -1,0 +1,278 @@
+//! Measurement: what the simulation observes, recorded as columnar tables
+//! and accumulated for the run's summary.
+//!
+//! The simulation calls the `on_*` hooks as things happen; nothing here
+//! touches the network. Accumulators that feed the summary (histograms,
+//! time-weighted gauges, counters) only count what falls inside the summary
+//! window `[summary_start, summary_end)`.
+
+mod histogram;
+mod summary;
+pub mod tables;
+
+pub use histogram::Histogram;
+pub use summary::summarize;
+
+use crate::cc::CcMetrics;
+use crate::net::packet::Packet;
+use crate::net::qdisc::DropReason;
+use crate::time::{Duration, Time};
+use crate::transport::rate_sample::RateSample;
+use tables::{FlowTable, QueueTable, SampleRow, SampleTable};
+
+/// Width of the per-flow delivered-bytes bins used for fairness.
+pub const BIN: Duration = Duration::from_millis(100);
+
+/// The summary window.
+#[derive(Clone, Copy, Debug)]
+pub struct Window {
+    pub start: Time,
+    pub end: Time,
+}
+
+impl Window {
+    pub fn contains(&self, t: Time) -> bool {
+        t >= self.start && t < self.end
+    }
+
+    /// Length of `[a, b) ∩ window`.
+    pub fn overlap(&self, a: Time, b: Time) -> Duration {
+        let lo = a.max(self.start);
+        let hi = b.min(self.end);
+        hi.saturating_since(lo)
+    }
+}
+
+/// A value that holds between changes, accumulated as time × value into a histogram.
+#[derive(Clone, Debug, Default)]
+pub struct Gauge {
+    value: Option<u64>,
+    since: Time,
+    pub hist: Histogram,
+}
+
+impl Gauge {
+    pub fn set(&mut self, now: Time, value: Option<u64>, w: &Window) {
+        if let Some(v) = self.value {
+            self.hist.add(v, w.overlap(self.since, now).as_nanos());
+        }
+        self.value = value;
+        self.since = now;
+    }
+
+    pub fn close(&mut self, now: Time, w: &Window) {
+        let v = self.value;
+        self.set(now, v, w);
+    }
+}
+
+/// Cumulative per-flow counters (snapshotted at the window edges).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlowCounters {
+    pub delivered_bytes: u64,
+    pub arrivals_pkts: u64,
+    pub drops_pkts: u64,
+    pub departed_bytes: u64,
+    pub sent_bytes: u64,
+    pub retransmitted_bytes: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct FlowAcc {
+    pub counters: FlowCounters,
+    pub at_window_start: Option<FlowCounters>,
+    pub at_window_end: Option<FlowCounters>,
+    pub rtt_ns: Histogram,
+    pub bw_est: Gauge,
+    pub state: Option<(u8, Time)>,
+    pub state_ns: Vec<u64>,
+    pub last_rate_bps: f64,
+    /// Delivered payload bytes per `BIN`.
+    pub bins: Vec<u64>,
+    pub started_at: Option<Time>,
+    pub done_at: Option<Time>,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct QueueCounters {
+    pub arrivals: u64,
+    pub queue_drops: u64,
+    pub random_drops: u64,
+    pub departed_pkts: u64,
+    pub departed_bytes: u64,
+}
+
+#[derive(Debug, Default)]
+pub struct QueueAcc {
+    pub counters: QueueCounters,
+    pub at_window_start: Option<QueueCounters>,
+    pub at_window_end: Option<QueueCounters>,
+    pub sojourn_ns: Histogram,
+    pub backlog: Gauge,
+}
+
+pub struct Metrics {
+    pub window: Window,
+    pub flows: FlowTable,
+    pub queue: QueueTable,
+    pub samples: SampleTable,
+    pub record_samples: bool,
+    pub state_names: Vec<&'static str>,
+    pub per_flow: Vec<FlowAcc>,
+    pub bottleneck: QueueAcc,
+}
+
+impl Metrics {
+    pub fn new(n_flows: usize, window: Window, record_samples: bool) -> Self {
+        Metrics {
+            window,
+            flows: FlowTable::default(),
+            queue: QueueTable::default(),
+            samples: SampleTable::default(),
+            record_samples,
+            state_names: Vec::new(),
+            per_flow: (0..n_flows).map(|_| FlowAcc::default()).collect(),
+            bottleneck: QueueAcc::default(),
+        }
+    }
+
+    /// Dictionary code of a state name.
+    pub fn state_code(&mut self, name: &'static str) -> u8 {
+        match self.state_names.iter().position(|n| *n == name) {
+            Some(i) => i as u8,
+            None => {
+                self.state_names.push(name);
+                (self.state_names.len() - 1) as u8
+            }
+        }
+    }
+
+    // ----- bottleneck ---------------------------------------------------------
+
+    pub fn on_arrival(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
+        self.bottleneck.counters.arrivals += 1;
+        self.per_flow[pkt.flow as usize].counters.arrivals_pkts += 1;
+        self.bottleneck.backlog.set(now, Some(backlog_bytes), &self.window);
+    }
+
+    pub fn on_drop(&mut self, pkt: &Packet, reason: DropReason) {
+        match reason {
+            DropReason::QueueFull => self.bottleneck.counters.queue_drops += 1,
+            DropReason::RandomLoss => self.bottleneck.counters.random_drops += 1,
+        }
+        self.per_flow[pkt.flow as usize].counters.drops_pkts += 1;
+    }
+
+    pub fn on_departure(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
+        let q = &mut self.bottleneck;
+        q.counters.departed_pkts += 1;
+        q.counters.departed_bytes += pkt.wire_bytes as u64;
+        self.per_flow[pkt.flow as usize].counters.departed_bytes += pkt.wire_bytes as u64;
+        if self.window.contains(now) {
+            q.sojourn_ns.add(now.saturating_since(pkt.enqueued_at).as_nanos(), 1);
+        }
+        q.backlog.set(now, Some(backlog_bytes), &self.window);
+    }
+
+    // ----- flows --------------------------------------------------------------
+
+    pub fn on_delivered(&mut self, now: Time, flow: usize, bytes: u64) {
+        let f = &mut self.per_flow[flow];
+        f.counters.delivered_bytes += bytes;
+        let bin = (now.as_nanos() / BIN.as_nanos()) as usize;
+        if f.bins.len() <= bin {
+            f.bins.resize(bin + 1, 0);
+        }
+        f.bins[bin] += bytes;
+    }
+
+    pub fn on_rate_sample(&mut self, now: Time, flow: usize, rs: &RateSample, mss: u32) {
+        let rate = rs.rate_pkts_per_sec().map(|r| r * mss as f64 * 8.0);
+        let f = &mut self.per_flow[flow];
+        if let Some(r) = rate {
+            f.last_rate_bps = r;
+        }
+        if let Some(rtt) = rs.rtt {
+            if self.window.contains(now) {
+                f.rtt_ns.add(rtt.as_nanos(), 1);
+            }
+        }
+        if self.record_samples && rs.delivered.is_some() {
+            self.samples.push(SampleRow {
+                t: now.as_secs_f64(),
+                flow: flow as u16,
+                rate_bps: rate.unwrap_or(f64::NAN),
+                app_limited: rs.is_app_limited,
+                rtt_s: rs.rtt.map_or(f64::NAN, |d| d.as_secs_f64()),
+                delivered_pkts: rs.delivered.unwrap_or(0),
+                interval_s: rs.interval.map_or(f64::NAN, |d| d.as_secs_f64()),
+                acked_sacked: rs.acked_sacked,
+                losses: rs.losses,
+                prior_in_flight: rs.prior_in_flight,
+            });
+        }
+    }
+
+    /// After the algorithm changed (ACK, timer): track its state and bandwidth estimate over time.
+    pub fn on_cc_update(&mut self, now: Time, flow: usize, state: &'static str, m: &CcMetrics) {
+        let code = self.state_code(state);
+        let w = self.window;
+        let f = &mut self.per_flow[flow];
+        match f.state {
+            Some((c, _)) if c == code => {}
+            Some((c, since)) => {
+                add_state_time(&mut f.state_ns, c, w.overlap(since, now));
+                f.state = Some((code, now));
+            }
+            None => f.state = Some((code, now)),
+        }
+        let bw = m.bw_est_bps.map(|b| b.max(0.0).round() as u64);
+        f.bw_est.set(now, bw, &w);
+    }
+
+    pub fn on_flow_start(&mut self, now: Time, flow: usize) {
+        self.per_flow[flow].started_at = Some(now);
+    }
+
+    pub fn on_flow_done(&mut self, now: Time, flow: usize) {
+        self.per_flow[flow].done_at.get_or_insert(now);
+    }
+
+    /// Snapshot counters at the window's start (`start = true`) or end.
+    pub fn snapshot(&mut self, start: bool, sender_bytes: &[(u64, u64)]) {
+        for (f, &(sent, retx)) in self.per_flow.iter_mut().zip(sender_bytes) {
+            f.counters.sent_bytes = sent;
+            f.counters.retransmitted_bytes = retx;
+            if start {
+                f.at_window_start = Some(f.counters);
+            } else {
+                f.at_window_end = Some(f.counters);
+            }
+        }
+        if start {
+            self.bottleneck.at_window_start = Some(self.bottleneck.counters);
+        } else {
+            self.bottleneck.at_window_end = Some(self.bottleneck.counters);
+        }
+    }
+
+    /// Closes every gauge at the end of the run.
+    pub fn finish(&mut self, now: Time) {
+        let w = self.window;
+        for f in &mut self.per_flow {
+            if let Some((c, since)) = f.state {
+                add_state_time(&mut f.state_ns, c, w.overlap(since, now));
+                f.state = Some((c, now));
+            }
+            f.bw_est.close(now, &w);
+        }
+        self.bottleneck.backlog.close(now, &w);
+    }
+}
+
+fn add_state_time(v: &mut Vec<u64>, code: u8, d: Duration) {
+    if v.len() <= code as usize {
+        v.resize(code as usize + 1, 0);
+    }
+    v[code as usize] += d.as_nanos();
+}

@@ -1,0 +1,164 @@
+//! `summary.json`: per-flow and bottleneck figures over the summary window.
+//!
+//! Definitions (all over `[summary_start, summary_end)` ∩ each flow's active time):
+//!
+//! | key | meaning |
+//! |---|---|
+//! | `goodput_bps` | payload bytes delivered in order to the receiving app × 8 / active time |
+//! | `throughput_bps` | the flow's bytes on the wire leaving the bottleneck × 8 / active time |
+//! | `retrans_ratio` | retransmitted payload bytes / delivered payload bytes |
+//! | `loss_rate` | the flow's packets dropped at the bottleneck / its packets arriving there |
+//! | `rtt_pXX_s` | percentiles of the per-ACK RTT samples (Karn-valid, most recent segment) |
+//! | `state_time_fraction` | share of time in each congestion-control state |
+//! | `bw_est_mean_bps`, `bw_est_median_bps` | time-weighted, of the algorithm's estimate |
+//! | `utilisation` | bits leaving the bottleneck / bits its service could carry |
+//! | `queue_delay_pXX_s` | per-packet sojourn time in the bottleneck queue (incl. waiting for tokens) |
+//! | `backlog_pXX_bdp` | time-weighted backlog divided by rate × base RTT |
+//! | `jain_index` | Jain's index of the flows' delivered bytes while all of them were active |
+
+use super::{FlowCounters, Metrics, QueueCounters, BIN};
+use crate::scenario::Scenario;
+use crate::time::{Duration, Time};
+use crate::transport::sender::SenderStats;
+use serde_json::{json, Map, Value};
+
+fn num(x: Option<f64>) -> Value {
+    match x {
+        Some(v) if v.is_finite() => json!(v),
+        _ => Value::Null,
+    }
+}
+
+fn ratio(a: u64, b: u64) -> Option<f64> {
+    (b > 0).then(|| a as f64 / b as f64)
+}
+
+fn sub(a: FlowCounters, b: FlowCounters) -> FlowCounters {
+    FlowCounters {
+        delivered_bytes: a.delivered_bytes - b.delivered_bytes,
+        arrivals_pkts: a.arrivals_pkts - b.arrivals_pkts,
+        drops_pkts: a.drops_pkts - b.drops_pkts,
+        departed_bytes: a.departed_bytes - b.departed_bytes,
+        sent_bytes: a.sent_bytes - b.sent_bytes,
+        retransmitted_bytes: a.retransmitted_bytes - b.retransmitted_bytes,
+    }
+}
+
+/// Bits the bottleneck's service can carry over `[a, b)`: the rate schedule integrated, or a trace's mean rate.
+fn capacity_bits(s: &Scenario, a: Time, b: Time) -> f64 {
+    let bn = &s.bottleneck;
+    if let Some((_, trace)) = &bn.trace {
+        return trace.mean_rate_bps() * b.saturating_since(a).as_secs_f64();
+    }
+    let mut steps = vec![(Time::ZERO, bn.rate.unwrap_or_default())];
+    steps.extend(bn.schedule.iter().map(|&(at, r)| (Time::ZERO + at, r)));
+    let mut bits = 0.0;
+    for (i, &(from, rate)) in steps.iter().enumerate() {
+        let to = steps.get(i + 1).map_or(Time::NEVER, |s| s.0);
+        let lo = from.max(a);
+        let hi = to.min(b);
+        bits += rate.bps_f64() * hi.saturating_since(lo).as_secs_f64();
+    }
+    bits
+}
+
+pub fn summarize(s: &Scenario, m: &Metrics, run_end: Time, stats: &[SenderStats]) -> Value {
+    let w = m.window;
+    let secs = |d: Duration| d.as_secs_f64();
+    let mut flows = Map::new();
+    let mut active_spans = Vec::new();
+    for (i, (f, acc)) in s.flows.iter().zip(&m.per_flow).enumerate() {
+        let start = Time::ZERO + f.start;
+        let end = acc.done_at.unwrap_or(run_end);
+        active_spans.push((start, end));
+        let active = secs(w.overlap(start, end));
+        let d = sub(acc.at_window_end.unwrap_or(acc.counters), acc.at_window_start.unwrap_or_default());
+        let per_s = |bytes: u64| (active > 0.0).then(|| bytes as f64 * 8.0 / active);
+        let total: u64 = acc.state_ns.iter().sum();
+        let states: Map<String, Value> = acc
+            .state_ns
+            .iter()
+            .enumerate()
+            .filter(|(_, &ns)| ns > 0)
+            .map(|(c, &ns)| (m.state_names[c].to_string(), json!(ns as f64 / total as f64)))
+            .collect();
+        let rtt = |q: f64| num(acc.rtt_ns.quantile(q).map(|v| v / 1e9));
+        let st = &stats[i];
+        flows.insert(
+            f.name.clone(),
+            json!({
+                "cc": f.cc.name(),
+                "goodput_bps": num(per_s(d.delivered_bytes)),
+                "throughput_bps": num(per_s(d.departed_bytes)),
+                "retrans_ratio": num(ratio(d.retransmitted_bytes, d.delivered_bytes)),
+                "loss_rate": num(ratio(d.drops_pkts, d.arrivals_pkts)),
+                "rtt_p10_s": rtt(0.10), "rtt_p50_s": rtt(0.50), "rtt_p90_s": rtt(0.90), "rtt_p99_s": rtt(0.99),
+                "rtt_mean_s": num(acc.rtt_ns.mean().map(|v| v / 1e9)),
+                "state_time_fraction": states,
+                "bw_est_mean_bps": num(acc.bw_est.hist.mean()),
+                "bw_est_median_bps": num(acc.bw_est.hist.quantile(0.5)),
+                "bytes_delivered": d.delivered_bytes,
+                "bytes_sent": d.sent_bytes,
+                "bytes_retransmitted": d.retransmitted_bytes,
+                "packets_dropped": d.drops_pkts,
+                "active_s": active,
+                "completion_time_s": num(acc.done_at.map(|t| secs(t.saturating_since(start)))),
+                "rto_events": st.rto_events,
+                "recovery_events": st.recovery_events,
+                "loss_probes": st.loss_probes,
+            }),
+        );
+    }
+    json!({ "flows": flows, "bottleneck": bottleneck(s, m, run_end, &active_spans) })
+}
+
+fn bottleneck(s: &Scenario, m: &Metrics, run_end: Time, spans: &[(Time, Time)]) -> Value {
+    let w = m.window;
+    let q = &m.bottleneck;
+    let end = q.at_window_end.unwrap_or(q.counters);
+    let start = q.at_window_start.unwrap_or_default();
+    let d = QueueCounters {
+        arrivals: end.arrivals - start.arrivals,
+        queue_drops: end.queue_drops - start.queue_drops,
+        random_drops: end.random_drops - start.random_drops,
+        departed_pkts: end.departed_pkts - start.departed_pkts,
+        departed_bytes: end.departed_bytes - start.departed_bytes,
+    };
+    let cap = capacity_bits(s, w.start, w.end.min(run_end));
+    let bdp = s.bottleneck.bdp_bytes as f64;
+    let delay = |p: f64| num(q.sojourn_ns.quantile(p).map(|v| v / 1e9));
+    let backlog = |p: f64| q.backlog.hist.quantile(p);
+    let in_bdp = |x: Option<f64>| num(x.filter(|_| bdp > 0.0).map(|v| v / bdp));
+    let window_s = w.end.min(run_end).saturating_since(w.start).as_secs_f64();
+    json!({
+        "utilisation": num((cap > 0.0).then(|| d.departed_bytes as f64 * 8.0 / cap)),
+        "capacity_bps": num((window_s > 0.0).then(|| cap / window_s)),
+        "drop_rate": num(ratio(d.queue_drops + d.random_drops, d.arrivals)),
+        "queue_drop_rate": num(ratio(d.queue_drops, d.arrivals)),
+        "packets_arrived": d.arrivals,
+        "packets_dropped": d.queue_drops + d.random_drops,
+        "queue_delay_p50_s": delay(0.5), "queue_delay_p90_s": delay(0.9), "queue_delay_p99_s": delay(0.99),
+        "queue_delay_mean_s": num(q.sojourn_ns.mean().map(|v| v / 1e9)),
+        "backlog_mean_bytes": num(q.backlog.hist.mean()),
+        "backlog_p50_bytes": num(backlog(0.5)), "backlog_p90_bytes": num(backlog(0.9)),
+        "backlog_mean_bdp": in_bdp(q.backlog.hist.mean()),
+        "backlog_p50_bdp": in_bdp(backlog(0.5)), "backlog_p90_bdp": in_bdp(backlog(0.9)), "backlog_p99_bdp": in_bdp(backlog(0.99)),
+        "bdp_bytes": s.bottleneck.bdp_bytes,
+        "jain_index": num(jain(m, spans, w.start, w.end.min(run_end))),
+    })
+}
+
+/// Jain's index over the bins in which every flow was active (and in the window).
+fn jain(m: &Metrics, spans: &[(Time, Time)], a: Time, b: Time) -> Option<f64> {
+    let from = spans.iter().map(|s| s.0).max()?.max(a);
+    let to = spans.iter().map(|s| s.1).min()?.min(b);
+    let bin = BIN.as_nanos();
+    let (lo, hi) = (from.as_nanos().div_ceil(bin) as usize, (to.as_nanos() / bin) as usize);
+    if hi <= lo {
+        return None;
+    }
+    let x: Vec<f64> = m.per_flow.iter().map(|f| f.bins.get(lo..hi.min(f.bins.len())).map_or(0, |s| s.iter().sum::<u64>()) as f64).collect();
+    let sum: f64 = x.iter().sum();
+    let sq: f64 = x.iter().map(|v| v * v).sum();
+    (sq > 0.0).then(|| sum * sum / (x.len() as f64 * sq))
+}
