@@ -1,0 +1,112 @@
+//! HyStart tests. ACKs 3 ms apart never form a train (delta 2 ms); with
+//! delay_min 50 ms the delay threshold is 50 + clamp(50/8, 4, 16) = 56.25 ms.
+
+use super::*;
+
+const GAP_3MS: Duration = Duration::from_millis(3);
+
+/// IW10, one-packet ACKs 3 ms apart: 6 ACKs at 50 ms (delay_min; cwnd → 16),
+/// then ACKs at `rtt`. Round 1 ends at ACK 11 (snd_una passes the 10 packets
+/// out at its start); ACKs 11–18 are round 2's first 8 samples, so ACK 19 runs
+/// the delay test, at cwnd 9 + 19 = 28. Returns (cwnd, ssthresh) after each ACK.
+fn delay_script(rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
+    let mut d = cubic_at(Params::default(), 10);
+    (1..=acks)
+        .map(|k| {
+            let sample = if k <= 6 {
+                Duration::from_millis(50)
+            } else {
+                rtt
+            };
+            d.ack(Ack::new(1, GAP_3MS).rtt(sample));
+            (d.cc.cwnd(), ssthresh(&d))
+        })
+        .collect()
+}
+
+#[test]
+fn a_delay_increase_above_threshold_exits_slow_start_at_the_current_cwnd() {
+    let trace = delay_script(Duration::from_millis(60), 30);
+    assert_eq!(trace[17], (28, None), "after ACK 18: still slow start");
+    assert_eq!(trace[18], (28, Some(28)), "after ACK 19: ssthresh = cwnd");
+    assert_eq!(trace[29].1, Some(28));
+    assert!(trace[29].0 < 30, "no more slow start: {:?}", trace[29]);
+}
+
+#[test]
+fn a_delay_increase_below_threshold_keeps_slow_start() {
+    let trace = delay_script(Duration::from_millis(56), 30);
+    assert_eq!(trace[29], (40, None), "10 + 30 ACKs");
+}
+
+/// cwnd frozen (not cwnd-limited) at 15 or 16: first `cwnd` ACKs at 50 ms,
+/// then 60 ms. With cwnd 16 round 2 starts at ACK 17, ACKs 17–24 are samples,
+/// ACK 25 fires. With cwnd 15 HyStart never looks.
+#[test]
+fn hystart_does_nothing_below_the_low_window() {
+    let frozen = |cwnd: u32| {
+        let mut d = cubic_at(Params::default(), cwnd);
+        for k in 1..=4 * cwnd {
+            let rtt = Duration::from_millis(if k <= cwnd { 50 } else { 60 });
+            d.conn.is_cwnd_limited = false;
+            d.ack(Ack::new(1, GAP_3MS).rtt(rtt));
+            if k == 24 {
+                assert_eq!(ssthresh(&d), None);
+            }
+        }
+        ssthresh(&d)
+    };
+    assert_eq!(frozen(15), None);
+    assert_eq!(frozen(16), Some(16));
+}
+
+/// cwnd 16, RTT 20 ms, ACKs 1 ms apart from t = 1 ms. Cushion: pacing rate
+/// 2·16·1448 B / 20 ms = 2.3 MB/s → 4·64 KiB takes 113 ms → capped at 1 ms;
+/// threshold (20 + 1)/2 = 10.5 ms. ACK k is (k−1) ms into the round, so ACK 12
+/// (11 ms) fires, at cwnd 16 + 11 = 27, inside round 1 (which ends at ACK 17).
+fn train(p: Params, gap: Duration) -> Vec<Option<u32>> {
+    let mut d = cubic_at(p, 16);
+    (0..16)
+        .map(|_| {
+            d.ack(Ack::new(1, gap).rtt(Duration::from_millis(20)));
+            ssthresh(&d)
+        })
+        .collect()
+}
+
+#[test]
+fn a_train_of_close_acks_longer_than_half_the_min_rtt_exits_slow_start() {
+    let t = train(Params::default(), MS);
+    assert_eq!((t[10], t[11]), (None, Some(27)));
+}
+
+#[test]
+fn acks_farther_apart_than_the_delta_or_a_disabled_detector_do_not_fire() {
+    assert_eq!(train(Params::default(), GAP_3MS)[15], None);
+    let delay_only = Params {
+        hystart_detect: HystartDetect::Delay,
+        ..Params::default()
+    };
+    assert_eq!(train(delay_only, MS)[15], None);
+}
+
+/// Pacing rate = mss · 10⁴ · ratio · cwnd / srtt_us B/s; cushion = 4·65536·10⁶ / rate µs.
+/// srtt 100 µs, cwnd 16, slow start (200 %): rate 463 360 000 → 565 µs.
+/// Same in CA (120 %, ssthresh 20): 278 016 000 → 942 µs. 20 ms: capped at 1000.
+#[test]
+fn the_ack_train_cushion_is_four_gso_bursts_at_the_linux_pacing_rate() {
+    let mut conn = Conn {
+        mss: 1448,
+        inflight: 16,
+        srtt: Some(Duration::from_micros(100)),
+        ..Conn::default()
+    };
+    let mut w = Window::new(16);
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 565);
+    w.ssthresh = 20;
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 942);
+    conn.srtt = Some(Duration::from_millis(20));
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 1000);
+    conn.srtt = None;
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 0);
+}
