@@ -26,13 +26,19 @@
 //! reads a wall clock or a global, and every random draw comes from a stream
 //! derived from the scenario seed. Same scenario + seed = same bytes out.
 
+pub mod app;
 pub mod cc;
 pub mod engine;
+pub mod metrics;
 pub mod net;
 pub mod scenario;
+pub mod simulation;
 pub mod time;
 pub mod transport;
 pub mod units;
 
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
+
+/// Version of the simulation core, recorded in every summary.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

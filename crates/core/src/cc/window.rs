@@ -22,6 +22,8 @@
 //!   sndcnt = max(sndcnt, prr_out == 0 ? 1 : 0);  cwnd = inflight + sndcnt
 //! end of reduction:   cwnd = ssthresh
 //! RTO:                ssthresh = ssthresh() (new episode only), cwnd = inflight + 1
+//! idle > RTO:         ssthresh = max(ssthresh, ¾ cwnd); cwnd halves per RTO idle, ≥ min(IW, cwnd)
+//! app-limited an RTO: ssthresh = max(ssthresh, ¾ cwnd); cwnd = (cwnd + used) / 2 if used < cwnd
 //! ```
 //!
 //! # States
@@ -72,7 +74,7 @@
 //! |------|-------|------|---------|--------|
 //! | `INFINITE_SSTHRESH` | 0x7fff_ffff | packets | ssthresh before the first congestion signal | `TCP_INFINITE_SSTHRESH`, include/net/tcp.h |
 
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
+use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, WindowValidation};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
@@ -131,6 +133,8 @@ pub struct Window {
     prr: Option<Prr>,
     /// CA state seen on the most recent call.
     ca_state: CaState,
+    /// Initial window (`tcp_init_cwnd`), the floor of a restart after idle.
+    initial_cwnd: u32,
 }
 
 impl Window {
@@ -142,6 +146,42 @@ impl Window {
             cwnd_cnt: 0,
             prr: None,
             ca_state: CaState::Open,
+            initial_cwnd,
+        }
+    }
+
+    /// `tcp_current_ssthresh`: outside a reduction, at least ¾ of cwnd.
+    fn current_ssthresh(&self) -> u32 {
+        if self.prr.is_some() {
+            self.ssthresh
+        } else {
+            self.ssthresh.max((self.cwnd >> 1) + (self.cwnd >> 2))
+        }
+    }
+
+    /// RFC 2861 as Linux applies it (`tcp_cwnd_restart`, `tcp_cwnd_application_limited`).
+    fn validate(&mut self, event: WindowValidation) {
+        match event {
+            WindowValidation::RestartAfterIdle { idle, rto } => {
+                self.ssthresh = self.current_ssthresh();
+                let restart = self.initial_cwnd.min(self.cwnd);
+                let mut cwnd = self.cwnd;
+                let mut left = idle.as_nanos() as i128;
+                loop {
+                    left -= rto.as_nanos().max(1) as i128;
+                    if left <= 0 || cwnd <= restart {
+                        break;
+                    }
+                    cwnd >>= 1;
+                }
+                self.cwnd = cwnd.max(restart);
+            }
+            WindowValidation::ApplicationLimited { used } => {
+                if used < self.cwnd {
+                    self.ssthresh = self.current_ssthresh();
+                    self.cwnd = (self.cwnd + used) >> 1;
+                }
+            }
         }
     }
 
@@ -336,6 +376,10 @@ impl<O: CaOps> CongestionControl for LossBased<O> {
 
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.ops.on_tx_start(now, conn);
+    }
+
+    fn on_window_validation(&mut self, _now: Time, _conn: &Conn, event: WindowValidation) {
+        self.window.validate(event);
     }
 
     fn cwnd(&self) -> u32 {

@@ -149,9 +149,9 @@ impl Metrics {
 
     // ----- bottleneck ---------------------------------------------------------
 
-    pub fn on_arrival(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
+    pub fn on_arrival(&mut self, now: Time, flow: usize, backlog_bytes: u64) {
         self.bottleneck.counters.arrivals += 1;
-        self.per_flow[pkt.flow as usize].counters.arrivals_pkts += 1;
+        self.per_flow[flow].counters.arrivals_pkts += 1;
         self.bottleneck.backlog.set(now, Some(backlog_bytes), &self.window);
     }
 

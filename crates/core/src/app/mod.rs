@@ -1,0 +1,3 @@
+//! Applications on top of connections.
+
+pub mod bulk;
