@@ -410,6 +410,9 @@ impl CongestionControl for Bbr {
         Some(Rate::from_bps(self.pacing_rate_bytes * 8))
     }
 
+    /// True after every ACK processed in PROBE_RTT, including the one that leaves it
+    /// (Linux sets `tp->app_limited` in `bbr_update_min_rtt` before the exit check).
+    /// Meant to be read once after each `on_ack`, as Linux marks once per ACK.
     fn wants_app_limited(&self) -> bool {
         self.state == State::ProbeRtt || self.app_limited_requested
     }

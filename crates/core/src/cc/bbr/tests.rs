@@ -321,8 +321,8 @@ fn aggregation_cwnd_is_capped_at_100_ms_of_bandwidth() {
         d.ack(slow.clone());
     }
     assert_eq!(d.cc.cwnd(), 26); // even(20 + 2 + 3)
-    d.ack(ack(16, ms(20), ms(100), 10, ms(100)));
-    assert_eq!(d.cc.ack_aggr.extra_acked(), 16);
+    d.ack(ack(30, ms(20), ms(100), 10, ms(100))); // 30 acked where 2 were expected
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 26); // clamped to the cwnd at the time
     assert_eq!(d.cc.aggregation_cwnd(), 10);
     assert_eq!(d.cc.cwnd(), 34); // even(20 + 10 + 3)
 }
