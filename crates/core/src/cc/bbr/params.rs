@@ -1,0 +1,123 @@
+//! [`Params`]: every BBR v1 constant, overridable from a scenario (`{ kind = "bbr",
+//! cwnd_gain = 1.5 }`). `Default` is Linux; see the constants table in the module header.
+
+use super::*;
+use serde::Deserialize;
+
+/// BBR v1 parameters. Gains are plain factors (Linux's k/256 fractions are exact in `f64`).
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Params {
+    /// STARTUP pacing and cwnd gain; DRAIN cwnd gain.
+    pub high_gain: f64,
+    /// DRAIN pacing gain.
+    pub drain_gain: f64,
+    /// PROBE_BW cwnd gain (BBR-Shallow uses 1.5).
+    pub cwnd_gain: f64,
+    /// PROBE_BW pacing gains; phase 0 is the probing phase (quantization budget +2).
+    pub pacing_gain_cycle: Vec<f64>,
+    /// The PROBE_BW start phase is `len − 1 − rand(cycle_rand)`, then advanced once.
+    pub cycle_rand: u32,
+    /// Max-bw filter window, packet-timed rounds.
+    pub bw_filter_rounds: u64,
+    /// min_rtt expiry (PROBE_RTT period), ms.
+    pub min_rtt_window_ms: u64,
+    /// Least time at `min_cwnd` in PROBE_RTT, ms.
+    pub probe_rtt_duration_ms: u64,
+    /// cwnd floor and PROBE_RTT cwnd, packets (`bbr_cwnd_min_target`).
+    pub min_cwnd: u32,
+    /// STARTUP keeps going while max_bw grows by this factor per round.
+    pub full_bw_thresh: f64,
+    /// Rounds without that growth that end STARTUP.
+    pub full_bw_rounds: u32,
+    /// Pace this many percent below `gain × bw`.
+    pub pacing_margin_percent: u32,
+    /// Below this pacing rate (bit/s) the TSO goal floor is 1 segment, else 2.
+    pub min_tso_rate_bps: u64,
+    /// `sk_pacing_shift`: TSO goal ≈ `pacing_rate >> pacing_shift` bytes.
+    pub pacing_shift: u32,
+    /// Gain on `extra_acked` in the cwnd target (0 disables ACK-aggregation tracking).
+    pub extra_acked_gain: f64,
+    /// Length of each of the two extra_acked buckets, rounds.
+    pub extra_acked_win_rounds: u32,
+    /// Aggregation cwnd cap: bw × this, ms.
+    pub extra_acked_max_ms: u64,
+    /// Packets acked in one ACK epoch after which the epoch restarts.
+    pub ack_epoch_acked_reset: u32,
+    /// Long-term (policer) bandwidth detection on/off.
+    pub lt_enabled: bool,
+    /// Shortest policer sampling interval, rounds (the longest is 4×).
+    pub lt_intvl_min_rounds: u32,
+    /// lost/delivered ratio of a lossy interval.
+    pub lt_loss_thresh: f64,
+    /// Relative bw difference of two consistent intervals.
+    pub lt_bw_ratio: f64,
+    /// Absolute bw difference of two consistent intervals, bytes/s.
+    pub lt_bw_diff_bytes_per_sec: f64,
+    /// Rounds in PROBE_BW during which lt_bw is used.
+    pub lt_bw_max_rounds: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            high_gain: HIGH_GAIN,
+            drain_gain: DRAIN_GAIN,
+            cwnd_gain: CWND_GAIN,
+            pacing_gain_cycle: PACING_GAIN_CYCLE.to_vec(),
+            cycle_rand: CYCLE_RAND,
+            bw_filter_rounds: BW_FILTER_ROUNDS,
+            min_rtt_window_ms: MIN_RTT_WINDOW_MS,
+            probe_rtt_duration_ms: PROBE_RTT_DURATION_MS,
+            min_cwnd: CWND_MIN_TARGET,
+            full_bw_thresh: FULL_BW_THRESH,
+            full_bw_rounds: FULL_BW_ROUNDS,
+            pacing_margin_percent: PACING_MARGIN_PERCENT,
+            min_tso_rate_bps: MIN_TSO_RATE_BPS,
+            pacing_shift: PACING_SHIFT,
+            extra_acked_gain: EXTRA_ACKED_GAIN,
+            extra_acked_win_rounds: EXTRA_ACKED_WIN_ROUNDS,
+            extra_acked_max_ms: EXTRA_ACKED_MAX_MS,
+            ack_epoch_acked_reset: ACK_EPOCH_ACKED_RESET,
+            lt_enabled: true,
+            lt_intvl_min_rounds: LT_INTVL_MIN_ROUNDS,
+            lt_loss_thresh: LT_LOSS_THRESH,
+            lt_bw_ratio: LT_BW_RATIO,
+            lt_bw_diff_bytes_per_sec: LT_BW_DIFF_BYTES_PER_SEC,
+            lt_bw_max_rounds: LT_BW_MAX_ROUNDS,
+        }
+    }
+}
+
+impl Params {
+    /// Checks the values the algorithm cannot run with, naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let gains = [
+            ("high_gain", self.high_gain),
+            ("drain_gain", self.drain_gain),
+            ("cwnd_gain", self.cwnd_gain),
+            ("full_bw_thresh", self.full_bw_thresh),
+            ("extra_acked_gain", self.extra_acked_gain),
+        ];
+        if let Some((name, g)) = gains.iter().find(|(_, g)| !g.is_finite() || *g < 0.0) {
+            return Err(format!("{name} must be a finite, non-negative factor (got {g})"));
+        }
+        let len = self.pacing_gain_cycle.len();
+        if len == 0 || self.pacing_gain_cycle.iter().any(|g| !g.is_finite() || *g <= 0.0) {
+            return Err("pacing_gain_cycle must be a non-empty list of positive gains".into());
+        }
+        if self.cycle_rand as usize >= len {
+            return Err(format!("cycle_rand must be below the cycle length {len} (got {})", self.cycle_rand));
+        }
+        if self.bw_filter_rounds == 0 || self.min_cwnd == 0 || self.full_bw_rounds == 0 {
+            return Err("bw_filter_rounds, min_cwnd and full_bw_rounds must be positive".into());
+        }
+        if self.pacing_margin_percent >= 100 {
+            return Err(format!("pacing_margin_percent must be below 100 (got {})", self.pacing_margin_percent));
+        }
+        if self.pacing_shift >= 64 || self.extra_acked_win_rounds == 0 {
+            return Err("pacing_shift must be below 64 and extra_acked_win_rounds positive".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,571 @@
+//! BBR v1 behaviour, driven by scripted ACKs with hand-computed expectations.
+//!
+//! Most tests use one path: 1000 packets/s, min_rtt 10 ms, MSS 1448, ACKs of 2
+//! packets every 2 ms whose rate sample is 10 packets over 10 ms. On it:
+//!
+//! ```text
+//!   tso_segs_goal = 2 at every gain: pacing 0.49–4.2 MB/s is ≥ 150 kB/s, and >> 10 is < 3 MSS
+//!   STARTUP target = even(ceil(10 · 739/256) + 3·2)   = even(29 + 6)     = 36
+//!   PROBE_BW target = even(ceil(10 · 2) + extra 2 + 6) = 28   (+2 in phase 0 = 30)
+//!   inflight(bw, 1) = even(10 + 6) = 16;  inflight(bw, 1.25) = even(13 + 6) + 2 = 22
+//! ```
+
+use super::*;
+use crate::testing::{self, Ack, AckDriver};
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+fn bbr_with_seed(seed: u64) -> Bbr {
+    Bbr::new(Params::default(), CcInit { rng: Rng::stream(seed, 7), ..testing::init() })
+}
+
+/// `acked` packets `after` the previous event, RTT sample `rtt`, rate sample `d` packets over `interval`.
+fn ack(acked: u32, after: Duration, rtt: Duration, d: u64, interval: Duration) -> Ack {
+    Ack { sample: Some((d, interval)), ..Ack::new(acked, after).rtt(rtt) }
+}
+
+/// One ACK of the 1000 pkt/s, 10 ms path.
+fn steady() -> Ack {
+    ack(2, ms(2), ms(10), 10, ms(10))
+}
+
+/// A 10-packet ACK every 10 ms whose sample is one round at `bw` packets/s.
+fn round_at(bw: f64) -> Ack {
+    ack(10, ms(10), ms(10), 10, Duration::from_secs_f64(10.0 / bw))
+}
+
+/// Runs `step` through STARTUP, then DRAIN without refilling the window (pacing at
+/// the drain gain would not refill it either), and stops on entering PROBE_BW.
+fn drive_to_probe_bw(cc: Bbr, step: &Ack) -> AckDriver<Bbr> {
+    let mut d = AckDriver::new(cc);
+    while d.cc.state == State::Startup {
+        assert!(d.now < Time::from_secs(5), "STARTUP never ended");
+        d.ack(step.clone());
+    }
+    d.fill_window = false;
+    while d.cc.state == State::Drain {
+        d.ack(step.clone());
+    }
+    assert_eq!(d.cc.state, State::ProbeBw);
+    d.fill_window = true;
+    d
+}
+
+/// PROBE_BW on the path of `step`, entered in gain-cycle phase `phase` (searching seeds).
+fn probe_bw_in_phase(step: &Ack, phase: usize) -> AckDriver<Bbr> {
+    (0..500)
+        .map(|seed| drive_to_probe_bw(bbr_with_seed(seed), step))
+        .find(|d| d.cc.cycle_idx == phase)
+        .expect("some seed starts in this phase")
+}
+
+// ---- windowed filters (lib/win_minmax.c) ----
+
+#[test]
+fn windowed_max_refreshes_sub_windows_and_promotes_on_expiry() {
+    let mut f = WindowedFilter::max(10, 0, 10u32);
+    assert_eq!(f.update(1, 8), 10); // dt = 1 ≤ W/4: dropped
+    assert_eq!(f.update(3, 7), 10); // dt = 3 > W/4 = 2: becomes 2nd and 3rd
+    assert_eq!(f.update(6, 5), 10); // dt = 6 > W/2 = 5: becomes 3rd
+    let mut twice = f.clone();
+    assert_eq!(f.update(11, 4), 7); // best (t=0) expired: 2nd promoted
+    assert_eq!(f.update(14, 3), 5); // (t=3) expired: the old 3rd promoted
+    assert_eq!(twice.update(14, 4), 5); // both t=0 and t=3 expired at once
+    assert_eq!(f.update(15, 6), 6); // a new max resets everything
+    assert_eq!(f.update(16, 1), 6);
+    assert_eq!(f.update(27, 2), 2); // nothing left in the window: reset
+}
+
+#[test]
+fn windowed_min_mirrors_the_max() {
+    let mut f = WindowedFilter::min(10, 0, 10u32);
+    assert_eq!(f.update(1, 12), 10);
+    assert_eq!(f.update(3, 13), 10);
+    assert_eq!(f.update(6, 15), 10);
+    assert_eq!(f.update(11, 16), 13);
+    assert_eq!(f.update(14, 17), 15);
+    assert_eq!(f.update(15, 14), 14);
+}
+
+#[test]
+fn max_bw_filter_takes_app_limited_samples_only_when_they_raise_the_max() {
+    let mut f = MaxBwFilter::new(10);
+    f.update(1, 1000.0, false);
+    f.update(2, 400.0, true);
+    f.update(13, 400.0, true); // would have expired the max had it been taken
+    assert_eq!(f.max_bw(), 1000.0);
+    f.update(14, 1200.0, true);
+    assert_eq!(f.max_bw(), 1200.0);
+    f.reset(15);
+    assert_eq!(f.max_bw(), 0.0);
+}
+
+// ---- STARTUP and DRAIN ----
+
+#[test]
+fn startup_grows_cwnd_by_acked_up_to_the_high_gain_target_and_paces_at_high_gain() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    for k in 1..=15u32 {
+        d.ack(steady());
+        assert_eq!(d.cc.state, State::Startup);
+        assert_eq!(d.cc.cwnd(), (10 + 2 * k).min(36), "ACK {k}");
+        // floor(1000 · 1448 · 739/256 · 0.99) = 4 138 169 B/s
+        assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(4_138_169 * 8)));
+        assert_eq!(d.cc.metrics().pacing_gain, Some(739.0 / 256.0));
+    }
+    // extra_acked is 2 but STARTUP's target ignores aggregation (else it would be 38).
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 2);
+    assert_eq!(d.cc.aggregation_cwnd(), 0);
+}
+
+#[test]
+fn full_bandwidth_needs_three_non_app_limited_rounds_without_25_percent_growth() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    d.ack(round_at(1000.0));
+    d.ack(round_at(1250.0)); // exactly 1.25×: still growing
+    assert_eq!((d.cc.full_bw.bw, d.cc.full_bw.cnt), (1250.0, 0));
+    d.ack(round_at(1500.0)); // < 1562.5
+    d.ack(round_at(1500.0));
+    assert_eq!(d.cc.full_bw.cnt, 2);
+    d.ack(round_at(500.0).app_limited()); // a round, but app-limited: not counted
+    assert_eq!(d.cc.rtt_cnt, 5);
+    assert!(!d.cc.full_bw.reached);
+    assert_eq!(d.cc.state, State::Startup);
+    d.ack(round_at(1500.0));
+    assert!(d.cc.full_bw.reached);
+    // in_net_at_edt = 30 in flight + 4 (EDT burst at high gain) > inflight(1500, 1) = 28
+    assert_eq!(d.cc.state, State::Drain);
+}
+
+#[test]
+fn drain_paces_at_88_over_256_until_in_net_fits_one_bdp() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    for _ in 0..15 {
+        d.ack(steady());
+    }
+    d.ack(steady()); // rounds ended on ACKs 1, 6, 11, 16: the third flat round
+    assert_eq!(d.cc.state, State::Drain);
+    assert_eq!(d.cc.pacing_gain, 88.0 / 256.0);
+    // floor(1000 · 1448 · 88/256 · 0.99) = 492 772 B/s, lowered now that the pipe is full
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(492_772 * 8)));
+    assert_eq!(d.cc.metrics().ssthresh_pkts, Some(16));
+    // cwnd target keeps high gain, now with aggregation: even(29 + 2 + 6) = 38
+    assert_eq!(d.cc.cwnd(), 38);
+    d.fill_window = false;
+    for _ in 0..10 {
+        d.ack(steady()); // inflight 36, 34, ..., 18 > 16
+        assert_eq!(d.cc.state, State::Drain, "inflight {}", d.conn.inflight);
+    }
+    d.ack(steady()); // inflight 16 ≤ inflight(bw, 1) = 16
+    assert_eq!(d.cc.state, State::ProbeBw);
+}
+
+#[test]
+fn drain_credits_packets_delivered_before_the_next_departure() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    d.fill_window = false;
+    let mut acks = 0;
+    while d.cc.state == State::Drain {
+        // The pacer holds the next packet 4 ms: 4 packets leave the network meanwhile.
+        d.conn.next_departure = d.now + ms(2) + ms(4);
+        d.ack(steady());
+        acks += 1;
+    }
+    assert_eq!(acks, 9); // inflight 20 − 4 ≤ 16, two ACKs earlier than without the credit
+}
+
+// ---- pacing ----
+
+#[test]
+fn initial_pacing_uses_a_nominal_1_ms_rtt_and_is_redone_once_srtt_exists() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    // 10 pkts / 1 ms = 10 000 pkt/s: floor(10 000 · 1448 · 739/256 · 0.99) = 41 381 690 B/s
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(41_381_690 * 8)));
+    d.ack(round_at(500.0)); // srtt 10 ms: 10 pkts / 10 ms → 4 138 169 B/s; 500 pkt/s gives less
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(4_138_169 * 8)));
+    d.ack(round_at(500.0)); // cwnd is 20 now, but the init formula is not run again
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(4_138_169 * 8)));
+}
+
+#[test]
+fn startup_pacing_never_decreases_and_is_bw_times_mss_times_gain_less_1_percent() {
+    let init = CcInit { srtt: Some(ms(10)), ..testing::init() };
+    let mut d = AckDriver::new(Bbr::new(Params::default(), init));
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(4_138_169 * 8)));
+    let mut script = vec![round_at(500.0), round_at(2000.0)];
+    script.extend(std::iter::repeat_n(round_at(1000.0).app_limited(), 10));
+    script.push(round_at(1000.0)); // 11 rounds after the 2000 sample: the filter forgets it
+    let mut last = d.cc.pacing_rate().unwrap();
+    for (i, a) in script.into_iter().enumerate() {
+        d.ack(a);
+        let now = d.cc.pacing_rate().unwrap();
+        assert!(now >= last, "ACK {i}: {now:?} < {last:?}");
+        last = now;
+        if i == 1 {
+            // floor(2000 · 1448 · 739/256 · 0.99) = 8 276 338 B/s
+            assert_eq!(now, Rate::from_bps(8_276_338 * 8));
+        }
+    }
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(d.cc.max_bw(), 1000.0);
+    assert_eq!(last, Rate::from_bps(8_276_338 * 8));
+}
+
+// ---- PROBE_BW ----
+
+#[test]
+fn probe_bw_never_starts_in_the_draining_phase() {
+    let mut seen = [0u32; 8];
+    for seed in 0..140 {
+        let d = drive_to_probe_bw(bbr_with_seed(seed), &steady());
+        seen[d.cc.cycle_idx] += 1;
+    }
+    assert_eq!(seen[1], 0);
+    assert!(seen.iter().enumerate().all(|(i, &n)| i == 1 || n > 0), "{seen:?}");
+}
+
+#[test]
+fn probing_phase_lasts_more_than_min_rtt_then_ends_at_five_quarters_bdp() {
+    let mut d = probe_bw_in_phase(&steady(), 0);
+    let entered = d.now;
+    while d.now + ms(2) <= entered + ms(10) {
+        d.ack(steady()); // inflight reaches 30 + 2 ≥ 22 at once, but the phase is too young
+        assert_eq!(d.cc.cycle_idx, 0);
+        assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_791_900 * 8))); // 1.25 · 1000 · 1448 · 0.99
+    }
+    d.ack(steady()); // 12 ms > min_rtt and in_net 32 ≥ 22
+    assert_eq!(d.cc.cycle_idx, 1);
+}
+
+#[test]
+fn probing_phase_persists_below_its_inflight_target_until_a_loss() {
+    let mut d = probe_bw_in_phase(&steady(), 0);
+    d.fill_window = false;
+    for _ in 0..20 {
+        d.conn.inflight = 19; // in_net = 19 + 2 < 22
+        d.ack(steady());
+        assert_eq!(d.cc.cycle_idx, 0);
+    }
+    d.conn.inflight = 19;
+    d.ack(steady().lost(1));
+    assert_eq!(d.cc.cycle_idx, 1);
+}
+
+#[test]
+fn draining_phase_ends_early_once_inflight_fits_one_bdp() {
+    let mut d = probe_bw_in_phase(&steady(), 0);
+    d.fill_window = false;
+    d.conn.inflight = 30;
+    for _ in 0..6 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.cycle_idx, 1);
+    d.conn.inflight = 17; // in_net 17 > inflight(bw, 1) = 16
+    d.ack(steady());
+    assert_eq!(d.cc.cycle_idx, 1);
+    d.conn.inflight = 16;
+    d.ack(steady()); // 4 ms into a 10 ms phase
+    assert_eq!(d.cc.cycle_idx, 2);
+}
+
+#[test]
+fn probe_bw_cwnd_is_the_quantized_two_bdp_plus_aggregation() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.cwnd(), 28); // even(ceil(1000 · 10 ms · 2) + 2 + 3·2)
+    assert_eq!(d.cc.cwnd_gain, 2.0);
+    // 10 packets / 9.975 ms = 1002.5 pkt/s: bdp = ceil(20.05) = 21, target even(21 + 2 + 6) = 30
+    let faster = ack(2, ms(2), ms(10), 10, Duration::from_micros(9975));
+    for _ in 0..30 {
+        d.ack(faster.clone());
+        let expected = if d.cc.cycle_idx == 0 { 32 } else { 30 };
+        assert_eq!(d.cc.cwnd(), expected, "phase {}", d.cc.cycle_idx);
+    }
+    let m = d.cc.metrics();
+    assert_eq!(m.full_bw_reached, Some(true));
+    assert_eq!(m.min_rtt, Some(ms(10)));
+    assert_eq!(m.bw_est_bps, Some(d.cc.max_bw() * 1448.0 * 8.0));
+    assert_eq!(d.cc.state_name(), "PROBE_BW");
+}
+
+#[test]
+fn aggregated_acks_raise_the_cwnd_target_by_the_extra_acked() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    assert_eq!((d.cc.ack_aggr.extra_acked(), d.cc.cwnd()), (2, 28));
+    // Three ACKs of 4 at one instant, 2 ms after the last: 12 acked where 2 were expected.
+    d.ack(ack(4, ms(2), ms(10), 10, ms(10)));
+    assert_eq!(d.cc.cwnd(), 30); // extra 4: even(20 + 4 + 6)
+    d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
+    assert_eq!(d.cc.cwnd(), 34); // extra 8
+    d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
+    assert_eq!(d.cc.cwnd(), 38); // extra 12
+    assert_eq!(d.cc.aggregation_cwnd(), 12);
+}
+
+#[test]
+fn aggregation_cwnd_is_capped_at_100_ms_of_bandwidth() {
+    // 100 pkt/s, min_rtt 100 ms: cap = 10 packets; tso goal 1 at gain 1 (143 352 B/s < 150 000).
+    let slow = ack(2, ms(20), ms(100), 10, ms(100));
+    let mut d = probe_bw_in_phase(&slow, 2);
+    for _ in 0..3 {
+        d.ack(slow.clone());
+    }
+    assert_eq!(d.cc.cwnd(), 26); // even(20 + 2 + 3)
+    d.ack(ack(30, ms(20), ms(100), 10, ms(100))); // 30 acked where 2 were expected
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 26); // clamped to the cwnd at the time
+    assert_eq!(d.cc.aggregation_cwnd(), 10);
+    assert_eq!(d.cc.cwnd(), 34); // even(20 + 10 + 3)
+}
+
+#[test]
+fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
+    let mut d = probe_bw_in_phase(&steady(), 0);
+    let conn = d.conn.clone();
+    d.cc.on_tx_start(d.now, &conn);
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8))); // 1000 · 1448 · 0.99
+    // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
+    // min_rtt (and its 10 s timer) without a PROBE_RTT.
+    d.ack(ack(2, ms(10_001), ms(12), 10, ms(10)));
+    assert_eq!(d.cc.state, State::ProbeBw);
+    assert_eq!(d.cc.min_rtt, Some(ms(12)));
+    assert!(!d.cc.idle_restart);
+}
+
+// ---- PROBE_RTT ----
+
+#[test]
+fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    d.ack(steady());
+    let refreshed = d.now; // last RTT sample ≤ min_rtt
+    let slower = steady().rtt(ms(11));
+    while d.now + ms(2) <= refreshed + ms(10_000) {
+        d.ack(slower.clone());
+        assert_eq!(d.cc.state, State::ProbeBw);
+        assert!(!d.cc.wants_app_limited());
+    }
+    let saved = d.cc.cwnd();
+    d.ack(slower.clone()); // 10.002 s without a refresh
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    assert_eq!(d.cc.min_rtt, Some(ms(11))); // the expired filter takes this ACK's sample
+    assert_eq!((d.cc.cwnd(), d.cc.prior_cwnd), (4, saved));
+    assert!(d.cc.wants_app_limited());
+    assert_eq!(d.cc.metrics().pacing_gain, Some(1.0));
+    while d.cc.probe_rtt_done_stamp.is_none() {
+        d.ack(slower.clone()); // inflight drains 2 per ACK toward 4
+        assert_eq!(d.cc.cwnd(), 4);
+    }
+    assert_eq!(d.conn.inflight, 4);
+    let done = d.now + ms(200);
+    while d.now + ms(2) <= done {
+        d.ack(slower.clone()); // the round ends 10 ms in; the 200 ms do not
+        assert_eq!(d.cc.state, State::ProbeRtt);
+        assert_eq!(d.cc.cwnd(), 4);
+    }
+    assert!(d.cc.probe_rtt_round_done);
+    d.ack(slower.clone());
+    assert_eq!(d.cc.state, State::ProbeBw);
+    assert_eq!(d.cc.min_rtt_stamp, d.now);
+    // min_rtt is 11 ms now: target = even(ceil(1000 · 11 ms · 2) + 2 + 6) = 30 (+2 in phase 0).
+    // cwnd = min(max(4, prior_cwnd) + 2, target), not 4 + 2.
+    let target = if d.cc.cycle_idx == 0 { 32 } else { 30 };
+    assert_eq!(d.cc.cwnd(), (saved + 2).min(target));
+    assert!(d.cc.wants_app_limited()); // Linux marked this exiting ACK too
+    d.ack(slower);
+    assert!(!d.cc.wants_app_limited());
+}
+
+#[test]
+fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    d.ack(round_at(1000.0)); // cwnd 20, min_rtt 10 ms at t = 10 ms
+    let idle = ack(2, ms(2), ms(12), 10, ms(10)).app_limited();
+    d.ack(Ack { after: ms(10_001), ..idle.clone() });
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    assert_eq!((d.cc.cwnd(), d.cc.prior_cwnd), (4, 20));
+    while d.cc.probe_rtt_done_stamp.is_none() {
+        d.ack(idle.clone());
+    }
+    // 300 ms of ACKs without a valid rate sample: no round can end.
+    for _ in 0..150 {
+        d.ack(Ack::new(2, ms(2)).rtt(ms(12)));
+    }
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    d.ack(idle); // a round starts: 200 ms and one round are both done
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(d.cc.cwnd(), 22); // max(4, 20) + 2, below STARTUP's target
+}
+
+// ---- loss recovery and RTO ----
+
+#[test]
+fn recovery_conserves_packets_for_one_round_then_restores_prior_cwnd() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.cwnd(), 28);
+    d.enter_recovery();
+    assert_eq!(d.cc.prior_cwnd, 28);
+    d.conn.inflight = 20; // the sender had not filled the window
+    d.ack(steady().lost(1));
+    assert_eq!(d.cc.cwnd(), 19); // inflight 17 + acked 2: unused cwnd is cut
+    for _ in 0..4 {
+        d.ack(steady());
+        assert_eq!(d.cc.cwnd(), 19); // P packets out per P acked, although below target
+    }
+    d.ack(steady()); // 10 more delivered: the round ends, slow start toward target
+    assert_eq!(d.cc.cwnd(), 21);
+    d.exit_recovery();
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 28); // max(21, prior_cwnd 28), min(+2, target 28)
+    d.ack(steady().lost(3));
+    assert_eq!(d.cc.cwnd(), 27); // 28 − 3 lost + 2 acked
+}
+
+#[test]
+fn rto_collapses_cwnd_to_inflight_plus_one_and_it_grows_back() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    d.rto(ms(30));
+    assert_eq!(d.cc.cwnd(), 1);
+    assert_eq!((d.cc.prior_cwnd, d.cc.prev_ca_state, d.cc.full_bw.bw), (28, CaState::Loss, 0.0));
+    for expected in [4, 8] {
+        let n = d.conn.inflight;
+        d.ack(ack(n, ms(10), ms(10), 10, ms(10)));
+        assert_eq!(d.cc.cwnd(), expected); // max(1 + 1, 4), then + acked: slow start
+    }
+    d.exit_recovery();
+    d.ack(ack(8, ms(10), ms(10), 10, ms(10)));
+    // This 8-packet ACK opens a new ACK epoch: extra_acked = 8, target = even(20 + 8 + 6) = 34.
+    // cwnd = min(max(8, prior_cwnd 28) + 8, 34); without the restore it would be 16.
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 8);
+    assert_eq!(d.cc.cwnd(), 34);
+}
+
+// ---- long-term (policer) bandwidth ----
+
+#[test]
+fn a_policer_is_detected_after_two_consistent_lossy_intervals_and_forgotten_after_48_rounds() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    // Policed at 500 pkt/s: every 4 ms, 2 delivered and 1 dropped (loss ratio 1/3 ≥ 50/256).
+    let policed = ack(2, ms(4), ms(10), 10, ms(20)).lost(1);
+    let mut rounds_in_first = 0;
+    while d.cc.lt.bw == 0.0 {
+        let r = d.cc.rtt_cnt;
+        d.ack(policed.clone());
+        rounds_in_first += d.cc.rtt_cnt - r;
+        assert!(rounds_in_first <= 5);
+    }
+    assert!(rounds_in_first >= 4);
+    assert_eq!(d.cc.lt.bw, 500.0); // delivered / whole ms of the interval
+    assert!(!d.cc.lt.use_bw); // one interval is not enough
+    while !d.cc.lt.use_bw {
+        d.ack(policed.clone());
+        assert!(d.now < Time::from_secs(2));
+    }
+    assert_eq!(d.cc.bw(), 500.0);
+    assert_eq!(d.cc.pacing_gain, 1.0);
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(716_760 * 8))); // 500 · 1448 · 0.99
+    assert_eq!(d.cc.metrics().bw_est_bps, Some(500.0 * 1448.0 * 8.0));
+
+    let clean = ack(2, ms(4), ms(10), 10, ms(20));
+    let mut rounds = 0;
+    while rounds < 47 {
+        let r = d.cc.rtt_cnt;
+        d.ack(clean.clone());
+        rounds += d.cc.rtt_cnt - r;
+        assert!(d.cc.lt.use_bw, "round {rounds}");
+        assert_eq!(d.cc.pacing_gain, 1.0); // pinned, whatever the cycle phase
+    }
+    let r = d.cc.rtt_cnt;
+    while d.cc.rtt_cnt == r {
+        assert!(d.cc.lt.use_bw);
+        d.ack(clean.clone());
+    }
+    assert!(!d.cc.lt.use_bw, "reset on the 48th round start");
+    assert_eq!(d.cc.state, State::ProbeBw);
+    assert_eq!(d.cc.bw(), d.cc.max_bw());
+}
+
+#[test]
+fn losses_below_the_lossy_threshold_do_not_look_like_a_policer() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    // 1 lost per 6 delivered = 0.167 < 50/256 = 0.195
+    for i in 0..300 {
+        d.ack(if i % 3 == 0 { steady().lost(1) } else { steady() });
+    }
+    assert_eq!((d.cc.lt.bw, d.cc.lt.use_bw), (0.0, false));
+}
+
+#[test]
+fn a_replacement_bandwidth_filter_feeds_every_max_bw_consumer() {
+    #[derive(Debug)]
+    struct Fixed(f64);
+    impl BwFilter for Fixed {
+        fn update(&mut self, _: u64, _: f64, _: bool) {}
+        fn max_bw(&self) -> f64 {
+            self.0
+        }
+        fn reset(&mut self, _: u64) {}
+    }
+    let init = CcInit { srtt: Some(ms(10)), ..testing::init() };
+    let mut d = AckDriver::new(Bbr::with_bw_filter(Params::default(), init, Box::new(Fixed(2000.0))));
+    d.ack(round_at(1000.0));
+    assert_eq!(d.cc.bw(), 2000.0);
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(8_276_338 * 8)));
+    assert_eq!(d.cc.metrics().bw_est_bps, Some(2000.0 * 1448.0 * 8.0));
+}
+
+// ---- parameters and states ----
+
+#[test]
+fn defaults_match_spec() {
+    let p = Params::default();
+    assert_eq!(p.high_gain * 256.0, 739.0);
+    assert_eq!(p.drain_gain * 256.0, 88.0);
+    assert_eq!(p.cwnd_gain * 256.0, 512.0);
+    let cycle: Vec<f64> = p.pacing_gain_cycle.iter().map(|g| g * 256.0).collect();
+    assert_eq!(cycle, [320.0, 192.0, 256.0, 256.0, 256.0, 256.0, 256.0, 256.0]);
+    assert_eq!((p.cycle_rand, p.bw_filter_rounds), (7, 10));
+    assert_eq!((p.min_rtt_window_ms, p.probe_rtt_duration_ms, p.min_cwnd), (10_000, 200, 4));
+    assert_eq!((p.full_bw_thresh * 256.0, p.full_bw_rounds), (320.0, 3));
+    assert_eq!((p.pacing_margin_percent, p.min_tso_rate_bps, p.pacing_shift), (1, 1_200_000, 10));
+    assert_eq!((p.extra_acked_gain, p.extra_acked_win_rounds, p.extra_acked_max_ms), (1.0, 5, 100));
+    assert_eq!(p.ack_epoch_acked_reset, 1 << 20);
+    assert!(p.lt_enabled);
+    assert_eq!((p.lt_intvl_min_rounds, p.lt_loss_thresh * 256.0, p.lt_bw_ratio * 256.0), (4, 50.0, 32.0));
+    assert_eq!((p.lt_bw_diff_bytes_per_sec, p.lt_bw_max_rounds), (500.0, 48));
+    assert_eq!((TSO_MAX_BYTES, TSO_MAX_SEGS, TCP_INIT_CWND), (65_215, 127, 10));
+    assert_eq!(p.validate(), Ok(()));
+}
+
+#[test]
+fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
+    let p: Params = serde_json::from_str(r#"{"cwnd_gain": 1.5}"#).unwrap();
+    assert_eq!(p, Params { cwnd_gain: 1.5, ..Params::default() });
+    let e = serde_json::from_str::<Params>(r#"{"cwnd_gian": 1.5}"#).unwrap_err().to_string();
+    assert!(e.contains("cwnd_gian"), "{e}");
+    let bad = Params { pacing_gain_cycle: vec![1.25, 0.75], ..Params::default() };
+    assert!(bad.validate().unwrap_err().contains("cycle_rand"));
+}
+
+#[test]
+fn only_the_diagram_s_transitions_are_legal() {
+    use State::*;
+    assert!(Drain.may_follow(Startup) && ProbeBw.may_follow(Drain) && ProbeBw.may_follow(ProbeBw));
+    assert!(Startup.may_follow(ProbeRtt) && ProbeRtt.may_follow(ProbeBw));
+    assert!(!Startup.may_follow(ProbeBw) && !Drain.may_follow(ProbeBw) && !ProbeRtt.may_follow(ProbeRtt));
+}
