@@ -87,7 +87,9 @@ impl TcpReceiver {
         match pkt.kind {
             crate::net::packet::Kind::Syn => {
                 self.established = true;
-                out.push(Packet::syn_ack(self.flow, now));
+                let mut syn_ack = Packet::syn_ack(self.flow, now);
+                syn_ack.rwnd = self.window();
+                out.push(syn_ack);
                 0
             }
             crate::net::packet::Kind::Data if self.established => self.on_data(now, pkt, out),

@@ -201,7 +201,7 @@ impl TcpSender {
                     rng: self.cc_rng.take().expect("algorithm built once"),
                 };
                 self.cc = Some(self.cc_config.build(init));
-                self.snd_wnd_end = pkt.rwnd.max(self.cfg.mss as u64);
+                self.snd_wnd_end = pkt.rwnd;
                 self.try_send(now, out);
             }
             (Kind::Ack, Phase::Established) => self.on_ack(now, pkt, out),
