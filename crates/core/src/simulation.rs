@@ -60,6 +60,12 @@ pub struct RunStats {
     pub events: u64,
     /// Packets put on the wire by senders and receivers.
     pub packets: u64,
+    /// Packets that reached a host.
+    pub packets_received: u64,
+    /// Packets dropped at the bottleneck.
+    pub packets_dropped: u64,
+    /// Packets still on a link or in the queue when the run ended.
+    pub packets_in_network: u64,
     pub sim_time: Duration,
 }
 
@@ -86,6 +92,7 @@ pub struct Simulation {
     end: Option<Time>,
     flows_done: usize,
     packets: u64,
+    received: u64,
 }
 
 impl Simulation {
@@ -144,6 +151,7 @@ impl Simulation {
             end,
             flows_done: 0,
             packets: 0,
+            received: 0,
             scenario,
         }
     }
@@ -218,6 +226,7 @@ impl Simulation {
                     self.sched.schedule(t, Event::ReverseArrive(i as u32));
                 }
                 if let Some(pkt) = pkt {
+                    self.received += 1;
                     self.flows[i].sender.on_packet(now, &pkt, &mut self.outbox);
                     self.flush_sender(now, i);
                     if pkt.kind == Kind::Ack {
@@ -289,6 +298,7 @@ impl Simulation {
     }
 
     fn to_receiver(&mut self, now: Time, pkt: Packet) {
+        self.received += 1;
         let i = pkt.flow as usize;
         let f = &mut self.flows[i];
         let readable = f.receiver.on_packet(now, &pkt, &mut self.acks);
@@ -409,6 +419,10 @@ impl Simulation {
         let bytes = self.sender_bytes();
         self.metrics.snapshot(false, &bytes);
         let stats: Vec<_> = self.flows.iter().map(|f| f.sender.stats.clone()).collect();
+        let counters = self.metrics.bottleneck.counters;
+        let in_network = (self.forward.packets_in_flight()
+            + self.bottleneck.backlog_packets()
+            + self.flows.iter().map(|f| f.access.packets_in_flight() + f.reverse.packets_in_flight()).sum::<usize>()) as u64;
         let mut summary = summarize(&self.scenario, &self.metrics, now, &stats);
         let head = serde_json::json!({
             "name": self.scenario.name,
@@ -424,7 +438,14 @@ impl Simulation {
         Output {
             summary,
             flow_names: self.scenario.flows.iter().map(|f| f.name.clone()).collect(),
-            stats: RunStats { events: self.sched.events_processed(), packets: self.packets, sim_time: now.saturating_since(Time::ZERO) },
+            stats: RunStats {
+                events: self.sched.events_processed(),
+                packets: self.packets,
+                packets_received: self.received,
+                packets_dropped: counters.queue_drops + counters.random_drops,
+                packets_in_network: in_network,
+                sim_time: now.saturating_since(Time::ZERO),
+            },
             metrics: self.metrics,
         }
     }

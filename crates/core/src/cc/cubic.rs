@@ -169,7 +169,7 @@ const PACING_SS_RATIO: u64 = 200;
 const PACING_CA_RATIO: u64 = 120;
 
 /// Which HyStart detectors run (`hystart_detect` bits 1 and 2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum HystartDetect {
     AckTrain,
@@ -187,7 +187,7 @@ impl HystartDetect {
 }
 
 /// CUBIC's tunables; `Default` is Linux's module defaults.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     pub beta: f64,

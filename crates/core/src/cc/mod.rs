@@ -188,9 +188,27 @@ impl CcConfig {
         }
     }
 
-    /// The configuration as JSON (kind and parameters), for the resolved scenario.
+    /// The configuration as JSON (kind and every parameter), for the resolved scenario.
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({ "kind": self.name() })
+        let params = match self {
+            CcConfig::Reno(p) => serde_json::to_value(p),
+            CcConfig::Cubic(p) => serde_json::to_value(p),
+            CcConfig::Bbr(p) => serde_json::to_value(p),
+        };
+        let mut v = params.expect("parameters serialise");
+        v.as_object_mut().expect("parameters are a table").insert("kind".into(), self.name().into());
+        v
+    }
+
+    /// Range checks on the parameters, with a message naming the parameter.
+    pub fn validate(&self) -> Result<(), String> {
+        match self {
+            CcConfig::Reno(_) => Ok(()),
+            CcConfig::Cubic(p) if !(p.beta > 0.0 && p.beta < 1.0) => Err(format!("beta = {} is out of range: allowed 0 < beta < 1", p.beta)),
+            CcConfig::Cubic(p) if !(p.c > 0.0 && p.c.is_finite()) => Err(format!("c = {} is out of range: allowed c > 0", p.c)),
+            CcConfig::Cubic(_) => Ok(()),
+            CcConfig::Bbr(p) => p.validate(),
+        }
     }
 
     /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in

@@ -43,7 +43,7 @@ use serde::Deserialize;
 pub const MIN_SSTHRESH: u32 = 2;
 
 /// Reno has no tunables; the struct exists so configs read `{ kind = "reno" }`.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {}
 

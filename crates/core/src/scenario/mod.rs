@@ -201,6 +201,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 return err(format!("{path}.stop"), format!("{stop:?} is not after start ({start:?}): stop must be later than start"));
             }
         }
+        f.cc.validate().map_err(|m| ScenarioError { path: format!("{path}.cc"), message: m })?;
         let rcvbuf = f.rcvbuf.map_or(DEFAULT_RCVBUF, |s| s.0);
         if rcvbuf < f.mss as u64 {
             return err(format!("{path}.rcvbuf"), format!("{rcvbuf} bytes is smaller than one segment ({} bytes)", f.mss));

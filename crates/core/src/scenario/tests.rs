@@ -100,3 +100,14 @@ fn duplicate_flow_names_are_rejected() {
     });
     assert_eq!(e.path, "flow[1].name");
 }
+
+#[test]
+fn algorithm_parameters_are_range_checked_and_echoed() {
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "cubic", "beta": 1.5}));
+    assert_eq!(e.path, "flow[0].cc");
+    assert!(e.message.contains("beta"), "{e}");
+    let s = parse(&base()).unwrap();
+    let cc = &s.to_json()["flows"][0]["cc"];
+    assert_eq!(cc["kind"], "bbr");
+    assert_eq!(cc["cwnd_gain"], 2.0);
+}

@@ -5,7 +5,7 @@ use super::*;
 use serde::Deserialize;
 
 /// BBR v1 parameters. Gains are plain factors (Linux's k/256 fractions are exact in `f64`).
-#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
     /// STARTUP pacing and cwnd gain; DRAIN cwnd gain.

@@ -1,0 +1,62 @@
+//! Property tests: packets are conserved across the network, and bytes
+//! handed to the sending application reach the receiving one exactly once.
+
+use super::run;
+use proptest::prelude::*;
+use serde_json::json;
+
+fn scenario(rate_mbps: u64, rtt_ms: u64, limit_pkts: u64, loss: f64, burst_kb: Option<u64>, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
+    let shaper = match burst_kb {
+        Some(b) => json!({"kind": "tbf", "burst": format!("{b}KB")}),
+        None => json!({"kind": "none"}),
+    };
+    let flows: Vec<_> = ccs
+        .iter()
+        .zip(bytes)
+        .enumerate()
+        .map(|(i, (cc, b))| json!({"name": format!("f{i}"), "cc": cc, "start": format!("{}ms", 37 * i), "app": {"kind": "bulk", "bytes": format!("{b}B")}}))
+        .collect();
+    json!({
+        "bottleneck": {"rate": format!("{rate_mbps}Mbps"), "rtt": format!("{rtt_ms}ms"), "loss": loss, "shaper": shaper,
+                       "queue": {"kind": "droptail", "limit": format!("{limit_pkts}pkts")}},
+        "flow": flows,
+        "telemetry": {"interval": "50ms"}
+    })
+}
+
+fn cca() -> impl Strategy<Value = &'static str> {
+    prop_oneof![Just("reno"), Just("cubic"), Just("bbr")]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight.
+    #[test]
+    fn packets_and_bytes_are_conserved(
+        rate in 2u64..60, rtt in 2u64..120, limit in 2u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.05],
+        burst in prop_oneof![Just(None), (2u64..2000).prop_map(Some)],
+        ccs in proptest::collection::vec(cca(), 1..4), sizes in proptest::collection::vec(1u64..3_000_000, 3),
+    ) {
+        let out = run(&scenario(rate, rtt, limit, loss, burst, &ccs, &sizes[..ccs.len()]));
+        let st = &out.stats;
+        prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
+        for (i, bytes) in sizes[..ccs.len()].iter().enumerate() {
+            let f = &out.summary["flows"][format!("f{i}")];
+            prop_assert_eq!(f["bytes_delivered"].as_u64(), Some(*bytes), "flow f{} ({})", i, ccs[i]);
+            prop_assert!(f["completion_time_s"].is_number());
+        }
+    }
+}
+
+#[test]
+fn an_unlimited_flow_stopped_early_delivers_everything_it_sent() {
+    let mut s = scenario(20, 40, 100, 0.01, None, &["cubic"], &[1]);
+    s["flow"][0]["app"] = json!({"kind": "bulk"});
+    s["flow"][0]["stop"] = json!("5s");
+    let out = run(&s);
+    let f = &out.summary["flows"]["f0"];
+    let sent = f["bytes_sent"].as_u64().unwrap() - f["bytes_retransmitted"].as_u64().unwrap();
+    assert_eq!(f["bytes_delivered"].as_u64(), Some(sent));
+    assert_eq!(out.stats.packets_in_network, 0);
+}

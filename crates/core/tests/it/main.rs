@@ -1,0 +1,13 @@
+//! Integration tests: whole runs through the public API, one module per behaviour.
+
+mod conservation;
+mod determinism;
+
+use bloatlab_core::scenario::Scenario;
+use bloatlab_core::simulation::{Output, Simulation};
+use serde_json::Value;
+
+pub fn run(scenario: &Value) -> Output {
+    let s = Scenario::from_json(&scenario.to_string()).unwrap_or_else(|e| panic!("{e}"));
+    Simulation::new(s).run()
+}
