@@ -135,7 +135,7 @@ def _throughput(ax: Axes, series: list[_Flow], bottleneck: dict[str, Any], end: 
         if len(t) < 2:
             continue
         step = max(width, float(np.median(np.diff(t))))
-        grid = np.arange(t[0], t[-1] + step / 2, step)
+        grid = t[0] + step * np.arange(int((t[-1] - t[0]) // step) + 1)  # whole bins only
         if len(grid) < 2:
             continue
         rate = np.diff(np.interp(grid, t, delivered)) * 8 / step / 1e6
