@@ -53,7 +53,11 @@ def _move_into_place(new: Path, out: Path) -> None:
         return
     old = _new_sibling(out, "old")
     out.replace(old)
-    new.rename(out)
+    try:
+        new.rename(out)
+    except BaseException:
+        old.replace(out)  # put the old results back
+        raise
     shutil.rmtree(old)
 
 

@@ -127,6 +127,26 @@ def test_a_crash_while_swapping_keeps_the_old_folder(
     assert siblings(out) == ["w"]
 
 
+def test_a_failed_rename_without_renameat2_puts_the_old_folder_back(
+    result: bloatlab.Result, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "_exchange", lambda a, b: False)
+    out = tmp_path / "w"
+    before = old_results(out)
+    real_rename = Path.rename
+
+    def rename(self: Path, target: Path) -> Path:
+        if self.name.startswith(".w.tmp-") and Path(target) == out and not out.exists():
+            raise KeyboardInterrupt  # after the old folder was moved aside
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    with pytest.raises(KeyboardInterrupt):
+        result.write(out)
+    assert contents(out) == before
+    assert siblings(out) == ["w"]
+
+
 def test_refuses_to_replace_a_file(result: bloatlab.Result, tmp_path: Path) -> None:
     (tmp_path / "w").write_text("not a folder")
     with pytest.raises(FileExistsError):
