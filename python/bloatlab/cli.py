@@ -58,7 +58,7 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
 
     def scenario_args(sub: argparse.ArgumentParser) -> None:
-        sub.add_argument("scenario", metavar="SCENARIO", help="scenario TOML file")
+        sub.add_argument("scenario", type=Path, metavar="SCENARIO", help="scenario TOML file")
         sub.add_argument(
             "--set",
             dest="overrides",
@@ -112,8 +112,8 @@ def _bench(args: argparse.Namespace) -> int:
     return 0
 
 
-def _folder_name(name: Any, scenario_path: str) -> str:
-    text = name if isinstance(name, str) and name else Path(scenario_path).stem
+def _folder_name(name: Any, scenario_path: Path) -> str:
+    text = name if isinstance(name, str) and name else scenario_path.stem
     return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip(".") or "run"
 
 

@@ -62,6 +62,12 @@ def test_run_defaults_to_results_slash_name(workdir: Path) -> None:
     assert (workdir / "results" / "cli-test" / "summary.json").is_file()
 
 
+def test_scenario_argument_is_always_a_path(workdir: Path) -> None:
+    (workdir / "rate=10").mkdir()
+    (workdir / "rate=10" / "s.toml").write_text(SCENARIO)
+    assert cli.main(["run", "rate=10/s.toml", "-o", "out"]) == 0
+
+
 def test_run_with_plot_writes_overview_png(workdir: Path) -> None:
     assert cli.main(["run", "s.toml", "-o", "out", "--plot"]) == 0
     assert (workdir / "out" / "overview.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
