@@ -1,0 +1,70 @@
+"""The shipped scenarios on the real simulation core (skipped until it is built)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from types import ModuleType
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import bloatlab
+from bloatlab import cli
+
+SCENARIOS = Path(__file__).parents[2] / "scenarios"
+DEMO = SCENARIOS / "demo.toml"
+
+
+@pytest.mark.parametrize("path", sorted(SCENARIOS.rglob("*.toml")), ids=lambda p: p.name)
+def test_shipped_scenario_resolves(core: ModuleType, path: Path) -> None:
+    resolved = bloatlab.resolve(path)
+    assert resolved["bottleneck"]["rate_bps"] > 0
+    assert resolved["bottleneck"]["rtt_ns"] > 0
+
+
+def test_unknown_field_is_reported_with_its_path(core: ModuleType) -> None:
+    with pytest.raises(bloatlab.ScenarioError) as e:
+        bloatlab.resolve(DEMO, overrides=["bottleneck.colour=red"])
+    assert e.value.path.startswith("bottleneck")
+    assert "colour" in str(e.value)
+
+
+def test_bad_unit_is_reported_with_its_path(core: ModuleType) -> None:
+    with pytest.raises(bloatlab.ScenarioError) as e:
+        bloatlab.resolve(DEMO, overrides=["bottleneck.rate=25 furlongs"])
+    assert e.value.path == "bottleneck.rate"
+
+
+def test_demo_runs_and_shares_the_bottleneck(core: ModuleType, tmp_path: Path) -> None:
+    result = bloatlab.simulate(DEMO)
+    summary = result.summary
+    assert set(summary["flows"]) == {"bbr", "cubic"}
+    assert summary["duration_s"] == pytest.approx(30)
+    assert 0.8 < summary["bottleneck"]["utilisation"] <= 1.0
+    for flow in summary["flows"].values():
+        assert flow["goodput_bps"] > 1e6
+        assert flow["rtt_p50_s"] >= 0.040
+    assert result.dictionaries["flow"] == ["bbr", "cubic"]
+    assert pa.types.is_dictionary(result.flows.schema.field("cc_state").type)
+    assert result.stats["sim_time_s"] == pytest.approx(30)
+
+    out = result.write(tmp_path / "demo", plot=True)
+    assert json.loads((out / "summary.json").read_text()) == summary
+    assert pq.read_table(out / "flows.parquet").num_rows == result.flows.num_rows
+    assert (out / "overview.png").stat().st_size > 20_000
+
+
+def test_same_seed_same_results(core: ModuleType) -> None:
+    short = {"duration": "5s"}
+    a = bloatlab.simulate(DEMO, overrides=short)
+    b = bloatlab.simulate(DEMO, overrides=short)
+    assert a.summary == b.summary
+    assert a.flows.equals(b.flows)
+
+
+def test_cli_run_demo(core: ModuleType, tmp_path: Path) -> None:
+    out = tmp_path / "demo"
+    assert cli.main(["run", str(DEMO), "-o", str(out), "--set", "duration=5s", "--plot"]) == 0
+    assert (out / "overview.png").is_file()

@@ -1,0 +1,188 @@
+"""The `bloatlab` command: output, exit codes, and nothing written on bad input."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bloatlab import cli
+
+SCENARIO = """
+name = "cli-test"
+seed = 1
+duration = "2s"
+[bottleneck]
+rate = "10Mbps"
+rtt = "40ms"
+[[flow]]
+name = "bbr"
+cc = "bbr"
+[[flow]]
+name = "cubic"
+cc = "cubic"
+start = "1s"
+"""
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fake_core_module: ModuleType) -> Path:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "s.toml").write_text(SCENARIO)
+    return tmp_path
+
+
+def test_run_writes_results_and_prints_a_summary(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["run", "s.toml", "-o", "out"]) == 0
+    assert sorted(p.name for p in (workdir / "out").iterdir()) == [
+        "flows.parquet",
+        "queue.parquet",
+        "samples.parquet",
+        "summary.json",
+    ]
+    printed = capsys.readouterr().out
+    assert "cli-test (seed 1)" in printed
+    assert "bbr" in printed and "cubic" in printed
+    assert "5.00 Mb/s" in printed  # goodput
+    assert "60.0 ms" in printed  # RTT p50
+    assert "utilisation 97.0 %" in printed
+    assert "queue delay p50 12.0 ms" in printed
+
+
+def test_run_defaults_to_results_slash_name(workdir: Path) -> None:
+    assert cli.main(["run", "s.toml"]) == 0
+    assert (workdir / "results" / "cli-test" / "summary.json").is_file()
+
+
+def test_scenario_argument_is_always_a_path(workdir: Path) -> None:
+    (workdir / "rate=10").mkdir()
+    (workdir / "rate=10" / "s.toml").write_text(SCENARIO)
+    assert cli.main(["run", "rate=10/s.toml", "-o", "out"]) == 0
+
+
+def test_run_with_plot_writes_overview_png(workdir: Path) -> None:
+    assert cli.main(["run", "s.toml", "-o", "out", "--plot"]) == 0
+    assert (workdir / "out" / "overview.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_run_applies_sets_and_seed(workdir: Path, fake_core_module: ModuleType) -> None:
+    argv = ["run", "s.toml", "-o", "out", "--set", "flow.cubic.cc=reno", "--seed", "5"]
+    assert cli.main(argv) == 0
+    summary = json.loads((workdir / "out" / "summary.json").read_text())
+    assert summary["seed"] == 5
+    assert summary["scenario"]["flow"][1]["cc"] == {"kind": "reno"}
+
+
+@pytest.mark.parametrize(
+    ("argv", "names"),
+    [
+        (["--set", "bottleneck.rate=fast"], ["bottleneck.rate", "'fast'", "Mbps"]),
+        (["--set", "bottleneck.colour=red"], ["bottleneck.colour", "unknown field", "rate"]),
+        (["--set", "flow.vidoe.cc=bbr"], ["flow.vidoe.cc", "'vidoe'", "'bbr', 'cubic'"]),
+        (["--set", "flow.bbr.cc=vegas"], ["flow.bbr.cc", "'vegas'", "'bbr'"]),
+        (["--set", "bottleneck.trace=missing.down"], ["bottleneck.trace", "missing.down"]),
+        (["--set", "seed"], ["seed", "key=value"]),
+    ],
+)
+@pytest.mark.parametrize("command", ["run", "validate"])
+def test_bad_input_exits_2_naming_the_field_and_writes_nothing(
+    workdir: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    argv: list[str],
+    names: list[str],
+) -> None:
+    assert cli.main([command, "s.toml", *argv]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    for name in names:
+        assert name in captured.err
+    assert sorted(p.name for p in workdir.iterdir()) == ["s.toml"]
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [(None, "scenario file not found"), ("name = ", "is not valid TOML")],
+)
+def test_unreadable_scenario_exits_2(
+    workdir: Path, capsys: pytest.CaptureFixture[str], content: str | None, expected: str
+) -> None:
+    if content is not None:
+        (workdir / "bad.toml").write_text(content)
+    assert cli.main(["run", "bad.toml", "-o", "out"]) == 2
+    assert expected in capsys.readouterr().err
+    assert not (workdir / "out").exists()
+
+
+def test_other_failures_exit_1(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken(scenario_json: str) -> None:
+        raise RuntimeError("core exploded")
+
+    monkeypatch.setattr("fake_core.simulate", broken)
+    assert cli.main(["run", "s.toml", "-o", "out"]) == 1
+    assert "core exploded" in capsys.readouterr().err
+    assert not (workdir / "out").exists()
+
+
+def test_validate_prints_the_resolved_scenario(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["validate", "s.toml", "--set", "bottleneck.rate=25Mbps"]) == 0
+    resolved = json.loads(capsys.readouterr().out)
+    assert resolved["bottleneck"]["rate_bps"] == 25_000_000
+
+
+def test_usage_errors_exit_2(workdir: Path) -> None:
+    with pytest.raises(SystemExit) as e:
+        cli.main(["run"])
+    assert e.value.code == 2
+
+
+CHILD = """
+import sys, time
+from pathlib import Path
+sys.path.insert(0, {tests!r})
+import fake_core
+
+def slow_simulate(scenario_json):
+    Path("started").touch()
+    time.sleep(60)  # like the core: blocking, with the GIL released
+
+fake_core.simulate = slow_simulate
+sys.modules["bloatlab._core"] = fake_core
+from bloatlab.cli import main
+sys.exit(main(["run", "s.toml", "-o", "out"]))
+"""
+
+
+def test_ctrl_c_during_a_run_exits_130_at_once_and_writes_nothing(workdir: Path) -> None:
+    tests = str(Path(__file__).parents[1])
+    child = subprocess.Popen(
+        [sys.executable, "-c", CHILD.format(tests=tests)],
+        cwd=workdir,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not (workdir / "started").exists():
+            assert child.poll() is None, child.stderr.read() if child.stderr else ""
+            assert time.monotonic() < deadline, "the run never started"
+            time.sleep(0.05)
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=10)
+    finally:
+        child.kill()
+    assert child.returncode == 130
+    assert "interrupted; nothing written" in err
+    assert sorted(p.name for p in workdir.iterdir()) == ["s.toml", "started"]
