@@ -55,3 +55,30 @@ def core() -> ModuleType:
     if module is None:
         pytest.skip("bloatlab._core is not built or does not implement the contract yet")
     return module
+
+
+# ----- paper reproductions: every claim prints the paper's value beside ours ------------------
+
+_REPRODUCTIONS: list[tuple[str, str, str, str, str]] = []
+
+
+@pytest.fixture
+def reproduce() -> object:
+    """`reproduce(claim, paper, ours, tolerance, passed)` records one row of the reproduction table."""
+
+    def record(claim: str, paper: str, ours: str, tolerance: str, passed: bool) -> bool:
+        _REPRODUCTIONS.append((claim, paper, ours, tolerance, "pass" if passed else "FAIL"))
+        return passed
+
+    return record
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _REPRODUCTIONS:
+        return
+    head = ("claim", "paper", "ours", "tolerance", "")
+    rows = [head, *_REPRODUCTIONS]
+    widths = [max(len(r[i]) for r in rows) for i in range(len(head))]
+    terminalreporter.section("reproductions: paper vs bloatlab")
+    for r in rows:
+        terminalreporter.write_line("  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)))

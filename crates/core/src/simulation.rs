@@ -43,6 +43,7 @@ enum Event {
     RateChange(u32),
     Tick,
     WindowStart,
+    WindowEnd,
 }
 
 struct FlowRuntime {
@@ -171,6 +172,9 @@ impl Simulation {
             self.sched.schedule(Time::ZERO, Event::Tick);
         }
         self.sched.schedule(self.metrics.window.start, Event::WindowStart);
+        if self.metrics.window.end != Time::NEVER {
+            self.sched.schedule(self.metrics.window.end, Event::WindowEnd);
+        }
         let until = self.end.unwrap_or(Time::NEVER);
         while let Some((now, ev)) = self.sched.pop_until(until) {
             self.dispatch(now, ev);
@@ -256,9 +260,9 @@ impl Simulation {
                     self.sched.schedule(now + iv, Event::Tick);
                 }
             }
-            Event::WindowStart => {
+            Event::WindowStart | Event::WindowEnd => {
                 let bytes = self.sender_bytes();
-                self.metrics.snapshot(true, &bytes);
+                self.metrics.snapshot(matches!(ev, Event::WindowStart), &bytes);
             }
         }
     }
@@ -416,8 +420,10 @@ impl Simulation {
             self.metrics.window.end = now;
         }
         self.metrics.finish(now);
-        let bytes = self.sender_bytes();
-        self.metrics.snapshot(false, &bytes);
+        if self.metrics.bottleneck.at_window_end.is_none() {
+            let bytes = self.sender_bytes();
+            self.metrics.snapshot(false, &bytes);
+        }
         let stats: Vec<_> = self.flows.iter().map(|f| f.sender.stats.clone()).collect();
         let counters = self.metrics.bottleneck.counters;
         let in_network = (self.forward.packets_in_flight()
