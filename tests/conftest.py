@@ -64,7 +64,7 @@ _REPRODUCTIONS: list[tuple[str, str, str, str, str]] = []
 
 @pytest.fixture
 def reproduce() -> object:
-    """`reproduce(claim, paper, ours, tolerance, passed)` records one row of the reproduction table."""
+    """`reproduce(claim, paper, ours, tolerance, passed)` adds a row to the reproduction table."""
 
     def record(claim: str, paper: str, ours: str, tolerance: str, passed: bool) -> bool:
         _REPRODUCTIONS.append((claim, paper, ours, tolerance, "pass" if passed else "FAIL"))

@@ -78,6 +78,7 @@ def measure(name: str, repeat: int = 3) -> dict[str, Any]:
         "events_per_s": stats.get("events", 0) / best_wall,
         "peak_rss_mib": peak_kib / 1024,
         "baseline_rss_mib": baseline_kib / 1024,
+        "run_rss_mib": (peak_kib - baseline_kib) / 1024,
     }
 
 
@@ -106,6 +107,7 @@ def format_table(reports: list[dict[str, Any]]) -> str:
         ("packets_per_s", "pkts/s", "{:,.0f}"),
         ("events_per_s", "events/s", "{:,.0f}"),
         ("peak_rss_mib", "peak RSS MiB", "{:.1f}"),
+        ("run_rss_mib", "of which run MiB", "{:.1f}"),
     ]
     rows = [[title for _, title, _ in columns]]
     rows += [[fmt.format(report[key]) for key, _, fmt in columns] for report in reports]

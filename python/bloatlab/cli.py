@@ -40,6 +40,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ScenarioError as e:
         print(f"bloatlab: error: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        # the reader went away (`bloatlab validate ... | head`): not an error of ours
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("bloatlab: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

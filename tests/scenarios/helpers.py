@@ -25,7 +25,11 @@ def dumbbell(
     telemetry: dict[str, Any] = {"interval": interval, "rate_samples": samples}
     if window:
         telemetry["summary_start"], telemetry["summary_end"] = window
-    bottleneck: dict[str, Any] = {"rate": rate, "rtt": rtt, "queue": {"kind": "droptail", "limit": limit}}
+    bottleneck: dict[str, Any] = {
+        "rate": rate,
+        "rtt": rtt,
+        "queue": {"kind": "droptail", "limit": limit},
+    }
     if burst:
         bottleneck["shaper"] = {"kind": "tbf", "burst": burst}
     return {"duration": duration, "bottleneck": bottleneck, "flow": flows, "telemetry": telemetry}

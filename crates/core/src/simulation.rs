@@ -102,22 +102,43 @@ impl Simulation {
         let half_rtt = b.rtt.div(2);
         let service = match (&b.trace, &b.shaper, b.rate) {
             (Some((_, trace)), _, _) => Service::trace(trace.clone()),
-            (None, Shaper::Tbf { burst_bytes }, Some(rate)) => {
-                Service::Shaped { bucket: TokenBucket::new(rate, *burst_bytes), line_rate: b.line_rate }
-            }
-            (None, _, rate) => Service::Plain { rate: rate.unwrap_or(Rate::ZERO) },
+            (None, Shaper::Tbf { burst_bytes }, Some(rate)) => Service::Shaped {
+                bucket: TokenBucket::new(rate, *burst_bytes),
+                line_rate: b.line_rate,
+            },
+            (None, _, rate) => Service::Plain {
+                rate: rate.unwrap_or(Rate::ZERO),
+            },
         };
-        let bottleneck = Bottleneck::new(Box::new(DropTail::new(b.limit)), service, b.loss, Rng::stream(scenario.seed, STREAM_LOSS));
+        let bottleneck = Bottleneck::new(
+            Box::new(DropTail::new(b.limit)),
+            service,
+            b.loss,
+            Rng::stream(scenario.seed, STREAM_LOSS),
+        );
         let flows = scenario
             .flows
             .iter()
             .enumerate()
             .map(|(i, f)| {
                 let extra = f.extra_rtt.div(2);
-                let cfg = SenderConfig { mss: f.mss, initial_cwnd: f.initial_cwnd, slow_start_after_idle: f.slow_start_after_idle };
-                let rx = ReceiverConfig { mss: f.mss, rcvbuf: f.rcvbuf, idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt };
+                let cfg = SenderConfig {
+                    mss: f.mss,
+                    initial_cwnd: f.initial_cwnd,
+                    slow_start_after_idle: f.slow_start_after_idle,
+                };
+                let rx = ReceiverConfig {
+                    mss: f.mss,
+                    rcvbuf: f.rcvbuf,
+                    idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt,
+                };
                 FlowRuntime {
-                    sender: TcpSender::new(i as u32, cfg, f.cc.clone(), Rng::stream(scenario.seed, STREAM_CC + i as u64)),
+                    sender: TcpSender::new(
+                        i as u32,
+                        cfg,
+                        f.cc.clone(),
+                        Rng::stream(scenario.seed, STREAM_CC + i as u64),
+                    ),
                     receiver: TcpReceiver::new(i as u32, rx),
                     access: Link::new(Some(b.line_rate), extra),
                     reverse: Link::new(None, (b.rtt - half_rtt) + (f.extra_rtt - extra)),
@@ -136,7 +157,10 @@ impl Simulation {
             (None, Some(d)) => d,
             (None, None) => Time::NEVER,
         };
-        let window = Window { start: Time::ZERO + t.summary_start, end: window_end };
+        let window = Window {
+            start: Time::ZERO + t.summary_start,
+            end: window_end,
+        };
         let metrics = Metrics::new(scenario.flows.len(), window, t.rate_samples);
         Simulation {
             sched: Scheduler::new(),
@@ -160,20 +184,25 @@ impl Simulation {
     /// Runs to the end and returns the results.
     pub fn run(mut self) -> Output {
         for (i, f) in self.scenario.flows.iter().enumerate() {
-            self.sched.schedule(Time::ZERO + f.start, Event::FlowStart(i as u32));
+            self.sched
+                .schedule(Time::ZERO + f.start, Event::FlowStart(i as u32));
             if let Some(stop) = f.stop {
-                self.sched.schedule(Time::ZERO + stop, Event::FlowStop(i as u32));
+                self.sched
+                    .schedule(Time::ZERO + stop, Event::FlowStop(i as u32));
             }
         }
         for (k, (at, _)) in self.scenario.bottleneck.schedule.iter().enumerate() {
-            self.sched.schedule(Time::ZERO + *at, Event::RateChange(k as u32));
+            self.sched
+                .schedule(Time::ZERO + *at, Event::RateChange(k as u32));
         }
         if self.interval.is_some() {
             self.sched.schedule(Time::ZERO, Event::Tick);
         }
-        self.sched.schedule(self.metrics.window.start, Event::WindowStart);
+        self.sched
+            .schedule(self.metrics.window.start, Event::WindowStart);
         if self.metrics.window.end != Time::NEVER {
-            self.sched.schedule(self.metrics.window.end, Event::WindowEnd);
+            self.sched
+                .schedule(self.metrics.window.end, Event::WindowEnd);
         }
         let until = self.end.unwrap_or(Time::NEVER);
         while let Some((now, ev)) = self.sched.pop_until(until) {
@@ -220,7 +249,7 @@ impl Simulation {
                     self.sched.schedule(t, Event::ForwardArrive);
                 }
                 if let Some(pkt) = pkt {
-                    self.to_receiver(now, pkt);
+                    self.deliver_to_receiver(now, pkt);
                 }
             }
             Event::ReverseArrive(i) => {
@@ -240,7 +269,9 @@ impl Simulation {
                 }
             }
             Event::SenderTimer(i) => {
-                self.flows[i as usize].sender.on_timer(now, &mut self.outbox);
+                self.flows[i as usize]
+                    .sender
+                    .on_timer(now, &mut self.outbox);
                 self.flush_sender(now, i as usize);
                 self.on_cc_update(now, i as usize);
             }
@@ -262,7 +293,8 @@ impl Simulation {
             }
             Event::WindowStart | Event::WindowEnd => {
                 let bytes = self.sender_bytes();
-                self.metrics.snapshot(matches!(ev, Event::WindowStart), &bytes);
+                self.metrics
+                    .snapshot(matches!(ev, Event::WindowStart), &bytes);
             }
         }
     }
@@ -270,7 +302,8 @@ impl Simulation {
     fn enqueue(&mut self, now: Time, pkt: Packet) {
         let flow = pkt.flow as usize;
         let result = self.bottleneck.arrive(now, pkt);
-        self.metrics.on_arrival(now, flow, self.bottleneck.backlog_bytes());
+        self.metrics
+            .on_arrival(now, flow, self.bottleneck.backlog_bytes());
         if let Err(d) = result {
             self.metrics.on_drop(&d.packet, d.reason);
         }
@@ -282,7 +315,8 @@ impl Simulation {
         loop {
             match self.bottleneck.release(now, &mut self.drops) {
                 Release::Depart { packet, done } => {
-                    self.metrics.on_departure(now, &packet, self.bottleneck.backlog_bytes());
+                    self.metrics
+                        .on_departure(now, &packet, self.bottleneck.backlog_bytes());
                     if let Some(t) = self.forward.send(done, packet) {
                         self.sched.schedule(t, Event::ForwardArrive);
                     }
@@ -301,7 +335,7 @@ impl Simulation {
         }
     }
 
-    fn to_receiver(&mut self, now: Time, pkt: Packet) {
+    fn deliver_to_receiver(&mut self, now: Time, pkt: Packet) {
         self.received += 1;
         let i = pkt.flow as usize;
         let f = &mut self.flows[i];
@@ -345,7 +379,9 @@ impl Simulation {
     }
 
     fn on_cc_update(&mut self, now: Time, i: usize) {
-        let Some(cc) = self.flows[i].sender.cc() else { return };
+        let Some(cc) = self.flows[i].sender.cc() else {
+            return;
+        };
         let (state, m) = (cc.state_name(), cc.metrics());
         self.metrics.on_cc_update(now, i, state, &m);
         if self.interval.is_none() {
@@ -412,7 +448,15 @@ impl Simulation {
     }
 
     fn sender_bytes(&self) -> Vec<(u64, u64)> {
-        self.flows.iter().map(|f| (f.sender.stats.bytes_sent, f.sender.stats.bytes_retransmitted)).collect()
+        self.flows
+            .iter()
+            .map(|f| {
+                (
+                    f.sender.stats.bytes_sent,
+                    f.sender.stats.bytes_retransmitted,
+                )
+            })
+            .collect()
     }
 
     fn finish(mut self, now: Time) -> Output {
@@ -428,7 +472,11 @@ impl Simulation {
         let counters = self.metrics.bottleneck.counters;
         let in_network = (self.forward.packets_in_flight()
             + self.bottleneck.backlog_packets()
-            + self.flows.iter().map(|f| f.access.packets_in_flight() + f.reverse.packets_in_flight()).sum::<usize>()) as u64;
+            + self
+                .flows
+                .iter()
+                .map(|f| f.access.packets_in_flight() + f.reverse.packets_in_flight())
+                .sum::<usize>()) as u64;
         let mut summary = summarize(&self.scenario, &self.metrics, now, &stats);
         let head = serde_json::json!({
             "name": self.scenario.name,

@@ -7,7 +7,7 @@
 //! each ACK delivers, and the driver refills the window after every ACK (a
 //! cwnd-limited bulk sender) unless told the sender is app-limited.
 
-use crate::cc::{CaState, CcInit, Conn, CongestionControl};
+use crate::cc::{CaState, CcInit, CongestionControl, Conn};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -16,7 +16,12 @@ pub const MSS: u32 = 1448;
 
 /// `CcInit` for tests: MSS 1448, IW10, a fixed random stream.
 pub fn init() -> CcInit {
-    CcInit { mss: MSS, initial_cwnd: 10, srtt: None, rng: Rng::stream(1, 1) }
+    CcInit {
+        mss: MSS,
+        initial_cwnd: 10,
+        srtt: None,
+        rng: Rng::stream(1, 1),
+    }
 }
 
 /// One scripted ACK. Build with [`Ack::new`] and the setters.
@@ -38,7 +43,14 @@ pub struct Ack {
 impl Ack {
     /// `acked` packets, arriving `after` the previous event, with no RTT or rate sample.
     pub fn new(acked: u32, after: Duration) -> Self {
-        Ack { acked, lost: 0, rtt: None, sample: None, app_limited: false, after }
+        Ack {
+            acked,
+            lost: 0,
+            rtt: None,
+            sample: None,
+            app_limited: false,
+            after,
+        }
     }
     pub fn rtt(mut self, rtt: Duration) -> Self {
         self.rtt = Some(rtt);
@@ -81,7 +93,13 @@ impl<C: CongestionControl> AckDriver<C> {
             is_cwnd_limited: true,
             ..Conn::default()
         };
-        AckDriver { cc, now: Time::ZERO, conn, fill_window: true, samples: Vec::new() }
+        AckDriver {
+            cc,
+            now: Time::ZERO,
+            conn,
+            fill_window: true,
+            samples: Vec::new(),
+        }
     }
 
     /// Delivers one scripted ACK and returns the rate sample the algorithm saw.
@@ -95,7 +113,9 @@ impl<C: CongestionControl> AckDriver<C> {
         self.conn.snd_una += a.acked as u64 * MSS as u64;
         if let Some(rtt) = a.rtt {
             self.conn.min_rtt = Some(self.conn.min_rtt.map_or(rtt, |m| m.min(rtt)));
-            self.conn.srtt = Some(self.conn.srtt.map_or(rtt, |s| Duration::from_nanos((s.as_nanos() * 7 + rtt.as_nanos()) / 8)));
+            self.conn.srtt = Some(self.conn.srtt.map_or(rtt, |s| {
+                Duration::from_nanos((s.as_nanos() * 7 + rtt.as_nanos()) / 8)
+            }));
         }
         if a.acked > 0 {
             self.conn.delivered_time = self.now;
@@ -103,8 +123,12 @@ impl<C: CongestionControl> AckDriver<C> {
         let rs = RateSample {
             delivered: a.sample.map(|(d, _)| d),
             interval: a.sample.map(|(_, i)| i),
-            prior_delivered: a.sample.map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
-            prior_time: a.sample.map(|(_, i)| Time::from_nanos(self.now.as_nanos().saturating_sub(i.as_nanos()))),
+            prior_delivered: a
+                .sample
+                .map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
+            prior_time: a
+                .sample
+                .map(|(_, i)| Time::from_nanos(self.now.as_nanos().saturating_sub(i.as_nanos()))),
             acked_sacked: a.acked,
             losses: a.lost,
             prior_in_flight,

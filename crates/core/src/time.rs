@@ -171,7 +171,10 @@ mod tests {
     fn instants_and_spans_round_trip() {
         let t = Time::from_millis(1500);
         assert_eq!(t.as_nanos(), 1_500_000_000);
-        assert_eq!((t + Duration::from_micros(1)) - t, Duration::from_nanos(1_000));
+        assert_eq!(
+            (t + Duration::from_micros(1)) - t,
+            Duration::from_nanos(1_000)
+        );
         assert_eq!(Time::ZERO.saturating_since(t), Duration::ZERO);
         assert_eq!(Duration::from_secs_f64(0.1), Duration::from_millis(100));
         assert_eq!(Duration::from_secs_f64(-1.0), Duration::ZERO);

@@ -79,16 +79,31 @@ mod tests {
 
     #[test]
     fn serialisation_time_is_exact_and_rounds_up() {
-        assert_eq!(Rate::from_mbps(25).tx_time(1500), Duration::from_micros(480));
-        assert_eq!(Rate::from_mbps(1000).tx_time(1500), Duration::from_micros(12));
+        assert_eq!(
+            Rate::from_mbps(25).tx_time(1500),
+            Duration::from_micros(480)
+        );
+        assert_eq!(
+            Rate::from_mbps(1000).tx_time(1500),
+            Duration::from_micros(12)
+        );
         // 1500 B at 7 Mb/s = 1714285.714.. ns → rounds up
-        assert_eq!(Rate::from_mbps(7).tx_time(1500), Duration::from_nanos(1_714_286));
+        assert_eq!(
+            Rate::from_mbps(7).tx_time(1500),
+            Duration::from_nanos(1_714_286)
+        );
         assert_eq!(Rate::ZERO.tx_time(1), Duration::MAX);
     }
 
     #[test]
     fn bdp_of_25_mbps_and_100_ms_is_312500_bytes() {
-        assert_eq!(Rate::from_mbps(25).bdp_bytes(Duration::from_millis(100)), 312_500);
-        assert_eq!(Rate::from_bytes_per(312_500, Duration::from_millis(100)), Rate::from_mbps(25));
+        assert_eq!(
+            Rate::from_mbps(25).bdp_bytes(Duration::from_millis(100)),
+            312_500
+        );
+        assert_eq!(
+            Rate::from_bytes_per(312_500, Duration::from_millis(100)),
+            Rate::from_mbps(25)
+        );
     }
 }

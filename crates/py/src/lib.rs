@@ -14,7 +14,12 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use std::time::Instant;
 
-create_exception!(_core, ScenarioError, PyValueError, "A scenario field is missing, unknown or out of range; the message names it.");
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario field is missing, unknown or out of range; the message names it."
+);
 
 fn scenario_error(e: CoreScenarioError) -> PyErr {
     ScenarioError::new_err(e.to_string())
@@ -31,7 +36,10 @@ fn column_to_py<'py>(py: Python<'py>, c: Column) -> Bound<'py, PyAny> {
     }
 }
 
-fn table<'py>(py: Python<'py>, columns: Vec<(&'static str, Column)>) -> PyResult<Bound<'py, PyDict>> {
+fn table<'py>(
+    py: Python<'py>,
+    columns: Vec<(&'static str, Column)>,
+) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (name, c) in columns {
         d.set_item(name, column_to_py(py, c))?;

@@ -196,7 +196,9 @@ impl CcConfig {
             CcConfig::Bbr(p) => serde_json::to_value(p),
         };
         let mut v = params.expect("parameters serialise");
-        v.as_object_mut().expect("parameters are a table").insert("kind".into(), self.name().into());
+        v.as_object_mut()
+            .expect("parameters are a table")
+            .insert("kind".into(), self.name().into());
         v
     }
 
@@ -204,8 +206,13 @@ impl CcConfig {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             CcConfig::Reno(_) => Ok(()),
-            CcConfig::Cubic(p) if !(p.beta > 0.0 && p.beta < 1.0) => Err(format!("beta = {} is out of range: allowed 0 < beta < 1", p.beta)),
-            CcConfig::Cubic(p) if !(p.c > 0.0 && p.c.is_finite()) => Err(format!("c = {} is out of range: allowed c > 0", p.c)),
+            CcConfig::Cubic(p) if !(p.beta > 0.0 && p.beta < 1.0) => Err(format!(
+                "beta = {} is out of range: allowed 0 < beta < 1",
+                p.beta
+            )),
+            CcConfig::Cubic(p) if !(p.c > 0.0 && p.c.is_finite()) => {
+                Err(format!("c = {} is out of range: allowed c > 0", p.c))
+            }
             CcConfig::Cubic(_) => Ok(()),
             CcConfig::Bbr(p) => p.validate(),
         }
@@ -269,7 +276,9 @@ mod tests {
         assert_eq!(c, CcConfig::Cubic(CubicParams::default()));
         let c: CcConfig = serde_json::from_str(r#"{"kind":"bbr"}"#).unwrap();
         assert_eq!(c, CcConfig::Bbr(BbrParams::default()));
-        let e = serde_json::from_str::<CcConfig>("\"vegas\"").unwrap_err().to_string();
+        let e = serde_json::from_str::<CcConfig>("\"vegas\"")
+            .unwrap_err()
+            .to_string();
         assert!(e.contains("vegas") && e.contains("reno, cubic, bbr"), "{e}");
     }
 }

@@ -211,7 +211,15 @@ mod validation {
     use crate::time::Duration;
 
     fn reno_with_cwnd(cwnd: u32) -> crate::cc::Reno {
-        let mut r = crate::cc::Reno::new(Default::default(), CcInit { mss: 1448, initial_cwnd: 10, srtt: None, rng: Rng::stream(1, 1) });
+        let mut r = crate::cc::Reno::new(
+            Default::default(),
+            CcInit {
+                mss: 1448,
+                initial_cwnd: 10,
+                srtt: None,
+                rng: Rng::stream(1, 1),
+            },
+        );
         r.window.cwnd = cwnd;
         r.window.ssthresh = 40; // after an earlier loss; infinite would stay infinite
         r
@@ -222,20 +230,29 @@ mod validation {
         let mut r = reno_with_cwnd(100);
         let rto = Duration::from_millis(300);
         // idle 1 s = 3 whole RTOs and a bit: 100 → 50 → 25 → 12; ssthresh = ¾·100
-        r.window.validate(WindowValidation::RestartAfterIdle { idle: Duration::from_millis(1000), rto });
+        r.window.validate(WindowValidation::RestartAfterIdle {
+            idle: Duration::from_millis(1000),
+            rto,
+        });
         assert_eq!((r.window.cwnd, r.window.ssthresh), (12, 75));
-        r.window.validate(WindowValidation::RestartAfterIdle { idle: Duration::from_secs(60), rto });
+        r.window.validate(WindowValidation::RestartAfterIdle {
+            idle: Duration::from_secs(60),
+            rto,
+        });
         assert_eq!(r.window.cwnd, 10);
     }
 
     #[test]
     fn application_limited_decays_cwnd_halfway_to_what_was_used() {
         let mut r = reno_with_cwnd(100);
-        r.window.validate(WindowValidation::ApplicationLimited { used: 20 });
+        r.window
+            .validate(WindowValidation::ApplicationLimited { used: 20 });
         assert_eq!((r.window.cwnd, r.window.ssthresh), (60, 75));
-        r.window.validate(WindowValidation::ApplicationLimited { used: 80 });
+        r.window
+            .validate(WindowValidation::ApplicationLimited { used: 80 });
         assert_eq!(r.window.cwnd, 60, "a window used beyond cwnd is left alone");
-        r.window.validate(WindowValidation::ApplicationLimited { used: 30 });
+        r.window
+            .validate(WindowValidation::ApplicationLimited { used: 30 });
         assert_eq!((r.window.cwnd, r.window.ssthresh), (45, 75));
     }
 }

@@ -15,7 +15,10 @@ pub struct Alarm {
 
 impl Default for Alarm {
     fn default() -> Self {
-        Alarm { deadline: Time::NEVER, pending: Time::NEVER }
+        Alarm {
+            deadline: Time::NEVER,
+            pending: Time::NEVER,
+        }
     }
 }
 

@@ -47,6 +47,14 @@ mod tests {
         let s2: Vec<u64> = (0..8).map(|_| r2.below(1 << 40)).collect();
         assert_eq!(a[0], a[1]);
         assert_ne!(s1, s2);
-        assert_eq!(s1, (0..8).map({ let mut r = Rng::stream(7, 1); move |_| r.below(1 << 40) }).collect::<Vec<_>>());
+        assert_eq!(
+            s1,
+            (0..8)
+                .map({
+                    let mut r = Rng::stream(7, 1);
+                    move |_| r.below(1 << 40)
+                })
+                .collect::<Vec<_>>()
+        );
     }
 }

@@ -28,7 +28,10 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry.
     fn cmp(&self, other: &Self) -> Ordering {
-        other.at.cmp(&self.at).then_with(|| other.seq.cmp(&self.seq))
+        other
+            .at
+            .cmp(&self.at)
+            .then_with(|| other.seq.cmp(&self.seq))
     }
 }
 
@@ -48,7 +51,12 @@ impl<E> Default for Scheduler<E> {
 
 impl<E> Scheduler<E> {
     pub fn new() -> Self {
-        Scheduler { heap: BinaryHeap::with_capacity(1024), next_seq: 0, now: Time::ZERO, popped: 0 }
+        Scheduler {
+            heap: BinaryHeap::with_capacity(1024),
+            next_seq: 0,
+            now: Time::ZERO,
+            popped: 0,
+        }
     }
 
     /// The time of the event being processed (or of the last one).
@@ -58,8 +66,16 @@ impl<E> Scheduler<E> {
 
     /// Schedules `event` at `at`. Scheduling in the past is a logic error.
     pub fn schedule(&mut self, at: Time, event: E) {
-        debug_assert!(at >= self.now, "event scheduled in the past: {at:?} < {:?}", self.now);
-        self.heap.push(Entry { at, seq: self.next_seq, event });
+        debug_assert!(
+            at >= self.now,
+            "event scheduled in the past: {at:?} < {:?}",
+            self.now
+        );
+        self.heap.push(Entry {
+            at,
+            seq: self.next_seq,
+            event,
+        });
         self.next_seq += 1;
     }
 
@@ -109,7 +125,8 @@ mod tests {
             s.schedule(Time::from_nanos(10), i);
         }
         s.schedule(Time::from_nanos(5), 99);
-        let order: Vec<_> = std::iter::from_fn(|| s.pop_until(Time::NEVER).map(|(_, e)| e)).collect();
+        let order: Vec<_> =
+            std::iter::from_fn(|| s.pop_until(Time::NEVER).map(|(_, e)| e)).collect();
         assert_eq!(order, vec![99, 0, 1, 2, 3, 4]);
     }
 

@@ -64,7 +64,9 @@ impl Histogram {
         if self.is_empty() {
             return None;
         }
-        let target = (q.clamp(0.0, 1.0) * self.total_weight as f64).ceil().max(1.0) as u128;
+        let target = (q.clamp(0.0, 1.0) * self.total_weight as f64)
+            .ceil()
+            .max(1.0) as u128;
         let mut seen = 0u128;
         for (i, &c) in self.counts.iter().enumerate() {
             seen += c as u128;

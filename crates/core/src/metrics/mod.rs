@@ -152,7 +152,9 @@ impl Metrics {
     pub fn on_arrival(&mut self, now: Time, flow: usize, backlog_bytes: u64) {
         self.bottleneck.counters.arrivals += 1;
         self.per_flow[flow].counters.arrivals_pkts += 1;
-        self.bottleneck.backlog.set(now, Some(backlog_bytes), &self.window);
+        self.bottleneck
+            .backlog
+            .set(now, Some(backlog_bytes), &self.window);
     }
 
     pub fn on_drop(&mut self, pkt: &Packet, reason: DropReason) {
@@ -169,7 +171,8 @@ impl Metrics {
         q.counters.departed_bytes += pkt.wire_bytes as u64;
         self.per_flow[pkt.flow as usize].counters.departed_bytes += pkt.wire_bytes as u64;
         if self.window.contains(now) {
-            q.sojourn_ns.add(now.saturating_since(pkt.enqueued_at).as_nanos(), 1);
+            q.sojourn_ns
+                .add(now.saturating_since(pkt.enqueued_at).as_nanos(), 1);
         }
         q.backlog.set(now, Some(backlog_bytes), &self.window);
     }

@@ -72,7 +72,10 @@ pub fn summarize(s: &Scenario, m: &Metrics, run_end: Time, stats: &[SenderStats]
         let end = acc.done_at.unwrap_or(run_end);
         active_spans.push((start, end));
         let active = secs(w.overlap(start, end));
-        let d = sub(acc.at_window_end.unwrap_or(acc.counters), acc.at_window_start.unwrap_or_default());
+        let d = sub(
+            acc.at_window_end.unwrap_or(acc.counters),
+            acc.at_window_start.unwrap_or_default(),
+        );
         let per_s = |bytes: u64| (active > 0.0).then(|| bytes as f64 * 8.0 / active);
         let total: u64 = acc.state_ns.iter().sum();
         let states: Map<String, Value> = acc
@@ -80,7 +83,12 @@ pub fn summarize(s: &Scenario, m: &Metrics, run_end: Time, stats: &[SenderStats]
             .iter()
             .enumerate()
             .filter(|(_, &ns)| ns > 0)
-            .map(|(c, &ns)| (m.state_names[c].to_string(), json!(ns as f64 / total as f64)))
+            .map(|(c, &ns)| {
+                (
+                    m.state_names[c].to_string(),
+                    json!(ns as f64 / total as f64),
+                )
+            })
             .collect();
         let rtt = |q: f64| num(acc.rtt_ns.quantile(q).map(|v| v / 1e9));
         let st = &stats[i];
@@ -153,11 +161,22 @@ fn jain(m: &Metrics, spans: &[(Time, Time)], a: Time, b: Time) -> Option<f64> {
     let from = spans.iter().map(|s| s.0).max()?.max(a);
     let to = spans.iter().map(|s| s.1).min()?.min(b);
     let bin = BIN.as_nanos();
-    let (lo, hi) = (from.as_nanos().div_ceil(bin) as usize, (to.as_nanos() / bin) as usize);
+    let (lo, hi) = (
+        from.as_nanos().div_ceil(bin) as usize,
+        (to.as_nanos() / bin) as usize,
+    );
     if hi <= lo {
         return None;
     }
-    let x: Vec<f64> = m.per_flow.iter().map(|f| f.bins.get(lo..hi.min(f.bins.len())).map_or(0, |s| s.iter().sum::<u64>()) as f64).collect();
+    let x: Vec<f64> = m
+        .per_flow
+        .iter()
+        .map(|f| {
+            f.bins
+                .get(lo..hi.min(f.bins.len()))
+                .map_or(0, |s| s.iter().sum::<u64>()) as f64
+        })
+        .collect();
     let sum: f64 = x.iter().sum();
     let sq: f64 = x.iter().map(|v| v * v).sum();
     (sq > 0.0).then(|| sum * sum / (x.len() as f64 * sq))

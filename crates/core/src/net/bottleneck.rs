@@ -33,13 +33,22 @@ pub struct Bottleneck {
 
 impl Bottleneck {
     pub fn new(qdisc: Box<dyn Qdisc>, service: Service, loss: f64, rng: Rng) -> Self {
-        Bottleneck { qdisc, service, loss, rng, line_free_at: Time::ZERO }
+        Bottleneck {
+            qdisc,
+            service,
+            loss,
+            rng,
+            line_free_at: Time::ZERO,
+        }
     }
 
     /// A packet reaches the router. Random loss applies first, then the qdisc's limit.
     pub fn arrive(&mut self, now: Time, mut packet: Packet) -> Result<(), Dropped> {
         if self.rng.chance(self.loss) {
-            return Err(Dropped { packet, reason: DropReason::RandomLoss });
+            return Err(Dropped {
+                packet,
+                reason: DropReason::RandomLoss,
+            });
         }
         packet.enqueued_at = now;
         self.qdisc.enqueue(now, packet)
@@ -47,7 +56,9 @@ impl Bottleneck {
 
     /// Lets the head packet leave if the service allows it now.
     pub fn release(&mut self, now: Time, drops: &mut Vec<Dropped>) -> Release {
-        let Some(head) = self.qdisc.peek() else { return Release::Idle };
+        let Some(head) = self.qdisc.peek() else {
+            return Release::Idle;
+        };
         let bytes = head.wire_bytes;
         let arrived = head.enqueued_at;
         if self.line_free_at > now {
@@ -68,7 +79,11 @@ impl Bottleneck {
                 }
                 now + rate.tx_time(bytes as u64)
             }
-            Service::Trace { trace, cursor, head_sent } => {
+            Service::Trace {
+                trace,
+                cursor,
+                head_sent,
+            } => {
                 // Opportunities before the head arrived went unused: wasted.
                 while cursor.time(trace) < arrived {
                     cursor.advance(trace);
@@ -120,7 +135,11 @@ impl Bottleneck {
 }
 
 fn wait_or_idle(t: Time) -> Release {
-    if t == Time::NEVER { Release::Idle } else { Release::Wait(t) }
+    if t == Time::NEVER {
+        Release::Idle
+    } else {
+        Release::Wait(t)
+    }
 }
 
 #[cfg(test)]
@@ -131,8 +150,16 @@ mod tests {
     use crate::net::service::TokenBucket;
 
     fn tbf(burst: u64) -> Bottleneck {
-        let service = Service::Shaped { bucket: TokenBucket::new(Rate::from_mbps(25), burst), line_rate: Rate::from_mbps(1000) };
-        Bottleneck::new(Box::new(DropTail::new(Limit::Bytes(1_000_000))), service, 0.0, Rng::stream(1, 1))
+        let service = Service::Shaped {
+            bucket: TokenBucket::new(Rate::from_mbps(25), burst),
+            line_rate: Rate::from_mbps(1000),
+        };
+        Bottleneck::new(
+            Box::new(DropTail::new(Limit::Bytes(1_000_000))),
+            service,
+            0.0,
+            Rng::stream(1, 1),
+        )
     }
 
     fn drain(b: &mut Bottleneck, mut now: Time) -> Vec<(Time, Time)> {
@@ -150,7 +177,8 @@ mod tests {
     fn a_full_bucket_lets_a_burst_leave_at_line_rate_then_the_token_rate_takes_over() {
         let mut b = tbf(3000);
         for _ in 0..4 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO)).unwrap();
+            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                .unwrap();
         }
         let d = drain(&mut b, Time::ZERO);
         let starts: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos() / 1000).collect();
@@ -163,7 +191,12 @@ mod tests {
     #[test]
     fn a_trace_delivers_one_full_packet_per_opportunity_and_wastes_idle_ones() {
         let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let mut b = Bottleneck::new(q, Service::trace(Trace::parse("1\n2\n3\n4").unwrap()), 0.0, Rng::stream(1, 1));
+        let mut b = Bottleneck::new(
+            q,
+            Service::trace(Trace::parse("1\n2\n3\n4").unwrap()),
+            0.0,
+            Rng::stream(1, 1),
+        );
         let at = Time::from_micros(2500);
         for _ in 0..2 {
             b.arrive(at, Packet::data(0, 0, 1448, false, at)).unwrap();
@@ -176,19 +209,42 @@ mod tests {
     #[test]
     fn small_packets_share_an_opportunity() {
         let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let mut b = Bottleneck::new(q, Service::trace(Trace::parse("10").unwrap()), 0.0, Rng::stream(1, 1));
+        let mut b = Bottleneck::new(
+            q,
+            Service::trace(Trace::parse("10").unwrap()),
+            0.0,
+            Rng::stream(1, 1),
+        );
         for _ in 0..3 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 448, false, Time::ZERO)).unwrap(); // 500 B on the wire
+            b.arrive(Time::ZERO, Packet::data(0, 0, 448, false, Time::ZERO))
+                .unwrap(); // 500 B on the wire
         }
         let d = drain(&mut b, Time::ZERO);
-        assert_eq!(d.iter().map(|(s, _)| s.as_nanos() / 1_000_000).collect::<Vec<_>>(), vec![10, 10, 10]);
+        assert_eq!(
+            d.iter()
+                .map(|(s, _)| s.as_nanos() / 1_000_000)
+                .collect::<Vec<_>>(),
+            vec![10, 10, 10]
+        );
     }
 
     #[test]
     fn random_loss_drops_about_the_configured_fraction() {
         let q = Box::new(DropTail::new(Limit::Packets(1_000_000)));
-        let mut b = Bottleneck::new(q, Service::Plain { rate: Rate::from_mbps(10) }, 0.1, Rng::stream(3, 9));
-        let lost = (0..20_000).filter(|_| b.arrive(Time::ZERO, Packet::data(0, 0, 1, false, Time::ZERO)).is_err()).count();
+        let mut b = Bottleneck::new(
+            q,
+            Service::Plain {
+                rate: Rate::from_mbps(10),
+            },
+            0.1,
+            Rng::stream(3, 9),
+        );
+        let lost = (0..20_000)
+            .filter(|_| {
+                b.arrive(Time::ZERO, Packet::data(0, 0, 1, false, Time::ZERO))
+                    .is_err()
+            })
+            .count();
         assert!((1800..2200).contains(&lost), "{lost}");
     }
 }

@@ -22,7 +22,13 @@ pub struct Link {
 impl Link {
     /// A link serialising at `rate` (`None` = instantaneous) with propagation `delay`.
     pub fn new(rate: Option<Rate>, delay: Duration) -> Self {
-        Link { rate, delay, busy_until: Time::ZERO, in_flight: VecDeque::new(), head_scheduled: false }
+        Link {
+            rate,
+            delay,
+            busy_until: Time::ZERO,
+            in_flight: VecDeque::new(),
+            head_scheduled: false,
+        }
     }
 
     pub fn delay(&self) -> Duration {

@@ -34,11 +34,17 @@ impl Trace {
         for (i, line) in body.split('\n').enumerate() {
             let line = line.trim_end_matches('\r').trim();
             if line.is_empty() {
-                return Err(format!("line {}: invalid empty line (expected an unsigned millisecond timestamp)", i + 1));
+                return Err(format!(
+                    "line {}: invalid empty line (expected an unsigned millisecond timestamp)",
+                    i + 1
+                ));
             }
-            let ms: u64 = line
-                .parse()
-                .map_err(|_| format!("line {}: {line:?} is not an unsigned integer millisecond timestamp", i + 1))?;
+            let ms: u64 = line.parse().map_err(|_| {
+                format!(
+                    "line {}: {line:?} is not an unsigned integer millisecond timestamp",
+                    i + 1
+                )
+            })?;
             if let Some(&prev) = ops.last() {
                 if ms < prev {
                     return Err(format!("line {}: {ms} is earlier than the previous timestamp {prev} (timestamps must not decrease)", i + 1));
@@ -47,9 +53,13 @@ impl Trace {
             ops.push(ms);
         }
         if *ops.last().unwrap() == 0 {
-            return Err("the last timestamp must be greater than 0 (it is the period of the trace)".into());
+            return Err(
+                "the last timestamp must be greater than 0 (it is the period of the trace)".into(),
+            );
         }
-        Ok(Trace { opportunities_ms: ops })
+        Ok(Trace {
+            opportunities_ms: ops,
+        })
     }
 
     /// Length of one repetition of the schedule.
@@ -59,11 +69,16 @@ impl Trace {
 
     /// Long-run average rate the trace offers, bits/s.
     pub fn mean_rate_bps(&self) -> f64 {
-        self.opportunities_ms.len() as f64 * OPPORTUNITY_BYTES as f64 * 8.0 / self.period().as_secs_f64()
+        self.opportunities_ms.len() as f64 * OPPORTUNITY_BYTES as f64 * 8.0
+            / self.period().as_secs_f64()
     }
 
     pub fn cursor(&self) -> Cursor {
-        Cursor { cycle: 0, index: 0, bytes_left: 0 }
+        Cursor {
+            cycle: 0,
+            index: 0,
+            bytes_left: 0,
+        }
     }
 
     fn time_of(&self, c: &Cursor) -> Time {
@@ -88,7 +103,11 @@ impl Cursor {
 
     /// Bytes the current opportunity still offers.
     pub fn bytes_left(&self) -> u32 {
-        if self.bytes_left == 0 { OPPORTUNITY_BYTES } else { self.bytes_left }
+        if self.bytes_left == 0 {
+            OPPORTUNITY_BYTES
+        } else {
+            self.bytes_left
+        }
     }
 
     /// Consumes `n` bytes of the current opportunity, moving on when it is used up.
@@ -130,7 +149,13 @@ mod tests {
     fn the_schedule_wraps_with_the_last_timestamp_as_period() {
         let t = Trace::parse("0\n5\n5\n10").unwrap();
         let mut c = t.cursor();
-        let times: Vec<u64> = (0..6).map(|_| { let x = c.time(&t).as_nanos() / 1_000_000; c.advance(&t); x }).collect();
+        let times: Vec<u64> = (0..6)
+            .map(|_| {
+                let x = c.time(&t).as_nanos() / 1_000_000;
+                c.advance(&t);
+                x
+            })
+            .collect();
         assert_eq!(times, vec![0, 5, 5, 10, 10, 15]);
     }
 

@@ -80,10 +80,21 @@ impl Packet {
         p
     }
 
-    pub fn ack(flow: FlowId, cum_ack: u64, sack: &[SackBlock], rwnd: u64, delayed: bool, now: Time) -> Self {
+    pub fn ack(
+        flow: FlowId,
+        cum_ack: u64,
+        sack: &[SackBlock],
+        rwnd: u64,
+        delayed: bool,
+        now: Time,
+    ) -> Self {
         let blocks = sack.len().min(MAX_SACK_BLOCKS);
         // SACK option: 2 bytes + 8 per block, padded to 4 bytes
-        let sack_bytes = if blocks == 0 { 0 } else { (2 + 8 * blocks as u32).div_ceil(4) * 4 };
+        let sack_bytes = if blocks == 0 {
+            0
+        } else {
+            (2 + 8 * blocks as u32).div_ceil(4) * 4
+        };
         let mut p = Packet::new(flow, Kind::Ack, HEADER_BYTES + sack_bytes, now);
         p.seq = cum_ack;
         p.sack[..blocks].copy_from_slice(&sack[..blocks]);

@@ -32,7 +32,12 @@ pub struct TokenBucket {
 
 impl TokenBucket {
     pub fn new(rate: Rate, burst_bytes: u64) -> Self {
-        TokenBucket { rate, burst_bytes, tokens: Self::cost(burst_bytes), updated: Time::ZERO }
+        TokenBucket {
+            rate,
+            burst_bytes,
+            tokens: Self::cost(burst_bytes),
+            updated: Time::ZERO,
+        }
     }
 
     fn cost(bytes: u64) -> u128 {
@@ -41,7 +46,8 @@ impl TokenBucket {
 
     fn refill(&mut self, now: Time) {
         let dt = now.saturating_since(self.updated).as_nanos() as u128;
-        self.tokens = (self.tokens + self.rate.bps() as u128 * dt).min(Self::cost(self.burst_bytes));
+        self.tokens =
+            (self.tokens + self.rate.bps() as u128 * dt).min(Self::cost(self.burst_bytes));
         self.updated = now;
     }
 
@@ -81,17 +87,28 @@ impl TokenBucket {
 #[derive(Clone, Debug)]
 pub enum Service {
     /// TBF shaper on top of the physical line.
-    Shaped { bucket: TokenBucket, line_rate: Rate },
+    Shaped {
+        bucket: TokenBucket,
+        line_rate: Rate,
+    },
     /// The line itself runs at the bottleneck rate.
     Plain { rate: Rate },
     /// Delivery opportunities from a Mahimahi trace (no serialisation).
-    Trace { trace: Trace, cursor: Cursor, head_sent: u32 },
+    Trace {
+        trace: Trace,
+        cursor: Cursor,
+        head_sent: u32,
+    },
 }
 
 impl Service {
     pub fn trace(trace: Trace) -> Self {
         let cursor = trace.cursor();
-        Service::Trace { trace, cursor, head_sent: 0 }
+        Service::Trace {
+            trace,
+            cursor,
+            head_sent: 0,
+        }
     }
 
     /// Applies a scheduled rate change (shaper rate or plain line rate).

@@ -39,7 +39,10 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError { path: path.into(), message: message.into() })
+    Err(ScenarioError {
+        path: path.into(),
+        message: message.into(),
+    })
 }
 
 #[derive(Clone, Debug)]
@@ -112,9 +115,17 @@ impl Scenario {
     /// Parses and validates a scenario given as JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let de = &mut serde_json::Deserializer::from_str(text);
-        let spec: ScenarioSpec = serde_path_to_error::deserialize(de).map_err(|e| ScenarioError {
-            path: e.path().to_string().trim_start_matches('.').to_string(),
-            message: e.inner().to_string(),
+        let spec: ScenarioSpec = serde_path_to_error::deserialize(de).map_err(|e| {
+            // serde_json locates errors in the JSON text the front end made, which the user never saw
+            let message = e.inner().to_string();
+            let message = match message.rfind(" at line ") {
+                Some(i) if message[i..].contains(" column ") => message[..i].to_string(),
+                _ => message,
+            };
+            ScenarioError {
+                path: e.path().to_string().trim_start_matches('.').to_string(),
+                message,
+            }
         })?;
         resolve(spec)
     }
@@ -179,45 +190,83 @@ impl Scenario {
 fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
     let bottleneck = resolve_bottleneck(&spec.bottleneck)?;
     if spec.flow.is_empty() {
-        return err("flow", "the scenario has no flows: add at least one [[flow]] table");
+        return err(
+            "flow",
+            "the scenario has no flows: add at least one [[flow]] table",
+        );
     }
     let mut flows = Vec::new();
     for (i, f) in spec.flow.iter().enumerate() {
         let path = format!("flow[{i}]");
         let base = f.name.clone().unwrap_or_else(|| format!("flow{i}"));
         if !(1..=10_000).contains(&f.count) {
-            return err(format!("{path}.count"), format!("{} is out of range: allowed 1 to 10000", f.count));
+            return err(
+                format!("{path}.count"),
+                format!("{} is out of range: allowed 1 to 10000", f.count),
+            );
         }
         if !(88..=65_483).contains(&f.mss) {
-            return err(format!("{path}.mss"), format!("{} is out of range: allowed 88 to 65483 bytes", f.mss));
+            return err(
+                format!("{path}.mss"),
+                format!("{} is out of range: allowed 88 to 65483 bytes", f.mss),
+            );
         }
         if !(1..=100_000).contains(&f.initial_cwnd) {
-            return err(format!("{path}.initial_cwnd"), format!("{} is out of range: allowed 1 to 100000 packets", f.initial_cwnd));
+            return err(
+                format!("{path}.initial_cwnd"),
+                format!(
+                    "{} is out of range: allowed 1 to 100000 packets",
+                    f.initial_cwnd
+                ),
+            );
         }
         let start = f.start.map_or(Duration::ZERO, |d| d.0);
         let stop = f.stop.map(|d| d.0);
         if let Some(stop) = stop {
             if stop <= start {
-                return err(format!("{path}.stop"), format!("{stop:?} is not after start ({start:?}): stop must be later than start"));
+                return err(
+                    format!("{path}.stop"),
+                    format!(
+                        "{stop:?} is not after start ({start:?}): stop must be later than start"
+                    ),
+                );
             }
         }
-        f.cc.validate().map_err(|m| ScenarioError { path: format!("{path}.cc"), message: m })?;
+        f.cc.validate().map_err(|m| ScenarioError {
+            path: format!("{path}.cc"),
+            message: m,
+        })?;
         let rcvbuf = f.rcvbuf.map_or(DEFAULT_RCVBUF, |s| s.0);
         if rcvbuf < f.mss as u64 {
-            return err(format!("{path}.rcvbuf"), format!("{rcvbuf} bytes is smaller than one segment ({} bytes)", f.mss));
+            return err(
+                format!("{path}.rcvbuf"),
+                format!(
+                    "{rcvbuf} bytes is smaller than one segment ({} bytes)",
+                    f.mss
+                ),
+            );
         }
         let app = match &f.app {
             AppSpec::Bulk { bytes } => {
                 if bytes.is_some_and(|b| b.0 == 0) {
                     return err(format!("{path}.app.bytes"), "0 bytes: a bulk transfer needs at least 1 byte (omit `bytes` for unlimited)");
                 }
-                App::Bulk { bytes: bytes.map(|b| b.0) }
+                App::Bulk {
+                    bytes: bytes.map(|b| b.0),
+                }
             }
         };
         for k in 0..f.count {
-            let name = if f.count == 1 { base.clone() } else { format!("{base}-{k}") };
+            let name = if f.count == 1 {
+                base.clone()
+            } else {
+                format!("{base}-{k}")
+            };
             if flows.iter().any(|g: &Flow| g.name == name) {
-                return err(format!("{path}.name"), format!("{name:?} is used by another flow: flow names must be unique"));
+                return err(
+                    format!("{path}.name"),
+                    format!("{name:?} is used by another flow: flow names must be unique"),
+                );
             }
             flows.push(Flow {
                 name,
@@ -238,38 +287,76 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
         return err("duration", "\"0s\": the duration must be positive");
     }
     if duration.is_none() {
-        if let Some(f) = flows.iter().find(|f| f.stop.is_none() && matches!(f.app, App::Bulk { bytes: None })) {
+        if let Some(f) = flows
+            .iter()
+            .find(|f| f.stop.is_none() && matches!(f.app, App::Bulk { bytes: None }))
+        {
             return err("duration", format!("missing, but flow {:?} is unlimited and has no `stop`: set `duration` (e.g. \"60s\"), or give the flow a `stop` or `app.bytes`", f.name));
         }
     }
     let telemetry = resolve_telemetry(&spec.telemetry)?;
-    Ok(Scenario { name: spec.name, seed: spec.seed, duration, bottleneck, flows, telemetry })
+    Ok(Scenario {
+        name: spec.name,
+        seed: spec.seed,
+        duration,
+        bottleneck,
+        flows,
+        telemetry,
+    })
 }
 
 fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioError> {
     let trace = match &b.trace {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .map_err(|e| ScenarioError { path: "bottleneck.trace".into(), message: format!("cannot read {path:?}: {e}") })?;
-            let t = Trace::parse(&text)
-                .map_err(|m| ScenarioError { path: "bottleneck.trace".into(), message: format!("{path:?} is not a valid Mahimahi trace: {m}") })?;
+            let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+                path: "bottleneck.trace".into(),
+                message: format!("cannot read {path:?}: {e}"),
+            })?;
+            let t = Trace::parse(&text).map_err(|m| ScenarioError {
+                path: "bottleneck.trace".into(),
+                message: format!("{path:?} is not a valid Mahimahi trace: {m}"),
+            })?;
             Some((path.clone(), t))
         }
         None => None,
     };
     let rate = b.rate.map(|r| r.0);
     match (&trace, rate) {
-        (None, None) => return err("bottleneck.rate", "missing: give a rate such as \"25Mbps\" (or a `trace`)"),
-        (None, Some(r)) if r.is_zero() => return err("bottleneck.rate", "\"0bps\": the rate must be greater than 0"),
-        (Some(_), Some(_)) => return err("bottleneck.rate", "a trace drives the link: give either `rate` or `trace`, not both"),
+        (None, None) => {
+            return err(
+                "bottleneck.rate",
+                "missing: give a rate such as \"25Mbps\" (or a `trace`)",
+            )
+        }
+        (None, Some(r)) if r.is_zero() => {
+            return err(
+                "bottleneck.rate",
+                "\"0bps\": the rate must be greater than 0",
+            )
+        }
+        (Some(_), Some(_)) => {
+            return err(
+                "bottleneck.rate",
+                "a trace drives the link: give either `rate` or `trace`, not both",
+            )
+        }
         _ => {}
     }
     let line_rate = b.line_rate.map_or(DEFAULT_LINE_RATE, |r| r.0);
     if line_rate.is_zero() {
-        return err("bottleneck.line_rate", "\"0bps\": the line rate must be greater than 0");
+        return err(
+            "bottleneck.line_rate",
+            "\"0bps\": the line rate must be greater than 0",
+        );
     }
     if !(0.0..1.0).contains(&b.loss) {
-        return err("bottleneck.loss", format!("{} is out of range: allowed 0 ≤ loss < 1 (a probability)", b.loss));
+        return err(
+            "bottleneck.loss",
+            format!(
+                "{} is out of range: allowed 0 ≤ loss < 1 (a probability)",
+                b.loss
+            ),
+        );
     }
     let rtt = b.rtt.0;
     let bdp_bytes = match (&trace, rate) {
@@ -281,17 +368,33 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         ShaperSpec::None => Shaper::None,
         ShaperSpec::Tbf { burst } => {
             if trace.is_some() {
-                return err("bottleneck.shaper", "a token-bucket shaper needs a `rate`; it cannot shape a trace-driven link");
+                return err(
+                    "bottleneck.shaper",
+                    "a token-bucket shaper needs a `rate`; it cannot shape a trace-driven link",
+                );
             }
             if burst.0 < FULL_PACKET_BYTES {
-                return err("bottleneck.shaper.burst", format!("{} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes", burst.0));
+                return err(
+                    "bottleneck.shaper.burst",
+                    format!(
+                        "{} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes",
+                        burst.0
+                    ),
+                );
             }
-            Shaper::Tbf { burst_bytes: burst.0 }
+            Shaper::Tbf {
+                burst_bytes: burst.0,
+            }
         }
     };
     let QueueSpec::Droptail { limit } = &b.queue;
     let limit = match limit.0 {
-        LimitSpec::Packets(n) if n == 0 => return err("bottleneck.queue.limit", "\"0pkts\": the queue must hold at least one packet"),
+        LimitSpec::Packets(0) => {
+            return err(
+                "bottleneck.queue.limit",
+                "\"0pkts\": the queue must hold at least one packet",
+            )
+        }
         LimitSpec::Packets(n) => Limit::Packets(n.min(u32::MAX as u64) as u32),
         LimitSpec::Bytes(n) => Limit::Bytes(n),
         LimitSpec::Bdp(k) => {
@@ -303,20 +406,44 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
     };
     if let Limit::Bytes(n) = limit {
         if n < FULL_PACKET_BYTES {
-            return err("bottleneck.queue.limit", format!("{n} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes"));
+            return err(
+                "bottleneck.queue.limit",
+                format!(
+                    "{n} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes"
+                ),
+            );
         }
     }
     let mut schedule = Vec::new();
     for (i, step) in b.schedule.iter().enumerate() {
         if trace.is_some() {
-            return err("bottleneck.schedule", "a trace drives the link: a rate schedule cannot be combined with it");
+            return err(
+                "bottleneck.schedule",
+                "a trace drives the link: a rate schedule cannot be combined with it",
+            );
         }
         if schedule.last().is_some_and(|&(at, _)| step.at.0 <= at) {
-            return err(format!("bottleneck.schedule[{i}].at"), format!("{:?} is not after the previous step: steps must be in increasing time order", step.at.0));
+            return err(
+                format!("bottleneck.schedule[{i}].at"),
+                format!(
+                    "{:?} is not after the previous step: steps must be in increasing time order",
+                    step.at.0
+                ),
+            );
         }
         schedule.push((step.at.0, step.rate.0));
     }
-    Ok(Bottleneck { rate, rtt, line_rate, shaper, limit, loss: b.loss, schedule, trace, bdp_bytes })
+    Ok(Bottleneck {
+        rate,
+        rtt,
+        line_rate,
+        shaper,
+        limit,
+        loss: b.loss,
+        schedule,
+        trace,
+        bdp_bytes,
+    })
 }
 
 fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError> {
@@ -324,9 +451,15 @@ fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError
         None => Some(DEFAULT_INTERVAL),
         Some("ack") => None,
         Some(s) => {
-            let d = units::parse_duration(s).map_err(|m| ScenarioError { path: "telemetry.interval".into(), message: format!("{m}, or \"ack\"") })?;
+            let d = units::parse_duration(s).map_err(|m| ScenarioError {
+                path: "telemetry.interval".into(),
+                message: format!("{m}, or \"ack\""),
+            })?;
             if d.is_zero() {
-                return err("telemetry.interval", format!("{s:?}: the interval must be positive (or \"ack\")"));
+                return err(
+                    "telemetry.interval",
+                    format!("{s:?}: the interval must be positive (or \"ack\")"),
+                );
             }
             Some(d)
         }
@@ -334,9 +467,17 @@ fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError
     let summary_start = t.summary_start.map_or(Duration::ZERO, |d| d.0);
     let summary_end = t.summary_end.map(|d| d.0);
     if summary_end.is_some_and(|e| e <= summary_start) {
-        return err("telemetry.summary_end", "must be later than telemetry.summary_start");
+        return err(
+            "telemetry.summary_end",
+            "must be later than telemetry.summary_start",
+        );
     }
-    Ok(Telemetry { interval, rate_samples: t.rate_samples.unwrap_or(true), summary_start, summary_end })
+    Ok(Telemetry {
+        interval,
+        rate_samples: t.rate_samples.unwrap_or(true),
+        summary_start,
+        summary_end,
+    })
 }
 
 #[cfg(test)]

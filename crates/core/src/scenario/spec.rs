@@ -74,7 +74,9 @@ pub enum QueueSpec {
 impl Default for QueueSpec {
     /// Linux's default `txqueuelen` of 1000 packets.
     fn default() -> Self {
-        QueueSpec::Droptail { limit: LimitField(super::units::LimitSpec::Packets(1000)) }
+        QueueSpec::Droptail {
+            limit: LimitField(super::units::LimitSpec::Packets(1000)),
+        }
     }
 }
 

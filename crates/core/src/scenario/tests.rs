@@ -24,7 +24,10 @@ fn a_valid_scenario_resolves_units_bdp_and_flow_counts() {
     let s = parse(&base()).unwrap();
     assert_eq!(s.bottleneck.bdp_bytes, 312_500);
     assert_eq!(s.bottleneck.limit, Limit::Bytes(2_500_000));
-    assert_eq!(s.flows.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(), vec!["a-0", "a-1"]);
+    assert_eq!(
+        s.flows.iter().map(|f| f.name.as_str()).collect::<Vec<_>>(),
+        vec!["a-0", "a-1"]
+    );
     assert_eq!(s.flows[0].rcvbuf, DEFAULT_RCVBUF);
     assert_eq!(s.to_json()["bottleneck"]["queue"]["limit_bytes"], 2_500_000);
 }
@@ -40,14 +43,20 @@ fn an_unknown_field_is_named_with_its_path() {
 fn an_unknown_cca_lists_the_allowed_ones() {
     let e = error_of(|v| v["flow"][0]["cc"] = json!("vegas"));
     assert!(e.path.starts_with("flow[0].cc"), "{e}");
-    assert!(e.message.contains("vegas") && e.message.contains("cubic"), "{e}");
+    assert!(
+        e.message.contains("vegas") && e.message.contains("cubic"),
+        "{e}"
+    );
 }
 
 #[test]
 fn negative_and_zero_rates_are_rejected() {
     let e = error_of(|v| v["bottleneck"]["rate"] = json!("-5Mbps"));
     assert_eq!(e.path, "bottleneck.rate");
-    assert!(e.message.contains("-5Mbps") && e.message.contains("negative"), "{e}");
+    assert!(
+        e.message.contains("-5Mbps") && e.message.contains("negative"),
+        "{e}"
+    );
     let e = error_of(|v| v["bottleneck"]["rate"] = json!("0Mbps"));
     assert!(e.message.contains("greater than 0"), "{e}");
 }
@@ -56,7 +65,10 @@ fn negative_and_zero_rates_are_rejected() {
 fn a_buffer_smaller_than_one_packet_is_rejected() {
     let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("1KB"));
     assert_eq!(e.path, "bottleneck.queue.limit");
-    assert!(e.message.contains("1000 bytes") && e.message.contains("1500"), "{e}");
+    assert!(
+        e.message.contains("1000 bytes") && e.message.contains("1500"),
+        "{e}"
+    );
     let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("0.001BDP"));
     assert!(e.message.contains("smaller than one packet"), "{e}");
 }
@@ -71,12 +83,21 @@ fn a_malformed_trace_file_names_the_file_and_line() {
         v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "20ms"});
     });
     assert_eq!(e.path, "bottleneck.trace");
-    assert!(e.message.contains("line 3") && e.message.contains("bad.down"), "{e}");
+    assert!(
+        e.message.contains("line 3") && e.message.contains("bad.down"),
+        "{e}"
+    );
 }
 
 #[test]
 fn unlimited_flows_need_a_duration_or_a_stop() {
-    let e = error_of(|v| v.as_object_mut().unwrap().remove("duration").map(|_| ()).unwrap());
+    let e = error_of(|v| {
+        v.as_object_mut()
+            .unwrap()
+            .remove("duration")
+            .map(|_| ())
+            .unwrap()
+    });
     assert_eq!(e.path, "duration");
     assert!(e.message.contains("a-0"), "{e}");
 }

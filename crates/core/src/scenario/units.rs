@@ -12,19 +12,24 @@ use serde::{Deserialize, Deserializer};
 
 fn split(s: &str) -> (&str, &str) {
     let s = s.trim();
-    let i = s.find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+')).unwrap_or(s.len());
+    let i = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(s.len());
     (s[..i].trim(), s[i..].trim())
 }
 
 fn number(num: &str, raw: &str, what: &str) -> Result<f64, String> {
-    let v: f64 = num.parse().map_err(|_| format!("{raw:?} is not a valid {what}"))?;
+    let v: f64 = num
+        .parse()
+        .map_err(|_| format!("{raw:?} is not a valid {what}"))?;
     if !v.is_finite() {
         return Err(format!("{raw:?} is not a valid {what}"));
     }
     Ok(v)
 }
 
-const RATE_HELP: &str = "expected a number ≥ 0 with a unit: bps, Kbps, Mbps, Gbps (1000-based), e.g. \"25Mbps\"";
+const RATE_HELP: &str =
+    "expected a number ≥ 0 with a unit: bps, Kbps, Mbps, Gbps (1000-based), e.g. \"25Mbps\"";
 const DURATION_HELP: &str = "expected a number ≥ 0 with a unit: ns, us, ms, s, min, e.g. \"100ms\"";
 const SIZE_HELP: &str = "expected a number ≥ 0 with a unit: B, KB, MB, GB (1000-based) or KiB, MiB, GiB (1024-based), e.g. \"1MB\"";
 const LIMIT_HELP: &str = "expected bytes (\"100KB\"), packets (\"100pkts\") or a multiple of the bandwidth-delay product (\"8BDP\")";
@@ -99,7 +104,9 @@ pub fn parse_limit(raw: &str) -> Result<LimitSpec, String> {
     if lower == "pkts" || lower == "pkt" || lower == "packets" || lower == "p" {
         let v = number(num, raw, "packet count").map_err(|e| format!("{e}: {LIMIT_HELP}"))?;
         if v < 0.0 || v.fract() != 0.0 {
-            return Err(format!("{raw:?} is not a whole number of packets: {LIMIT_HELP}"));
+            return Err(format!(
+                "{raw:?} is not a whole number of packets: {LIMIT_HELP}"
+            ));
         }
         return Ok(LimitSpec::Packets(v as u64));
     }
@@ -127,7 +134,10 @@ macro_rules! unit_field {
                 use serde::de::Error;
                 match serde_json::Value::deserialize(d)? {
                     serde_json::Value::String(s) => $parse(&s).map($name).map_err(D::Error::custom),
-                    other => Err(D::Error::custom(format!("{other} is not a string with a unit: {}", $help))),
+                    other => Err(D::Error::custom(format!(
+                        "{other} is not a string with a unit: {}",
+                        $help
+                    ))),
                 }
             }
         }
@@ -161,7 +171,9 @@ mod tests {
         let e = parse_rate("-5Mbps").unwrap_err();
         assert!(e.contains("\"-5Mbps\"") && e.contains("Mbps"), "{e}");
         assert!(parse_rate("25").unwrap_err().contains("unit"));
-        assert!(parse_duration("10 parsecs").unwrap_err().contains("\"10 parsecs\""));
+        assert!(parse_duration("10 parsecs")
+            .unwrap_err()
+            .contains("\"10 parsecs\""));
         assert!(parse_limit("1.5pkts").unwrap_err().contains("whole number"));
         assert!(parse_size("lots").is_err());
     }

@@ -1,11 +1,11 @@
 //! TCP as Linux does it, packet-granular, sans-IO.
 
-pub mod rate_sample;
-pub mod rtt;
-pub mod scoreboard;
 pub mod pacer;
 pub mod rack;
+pub mod rate_sample;
 pub mod receiver;
+pub mod rtt;
+pub mod scoreboard;
 pub mod sender;
 
 use crate::net::packet::Packet;

@@ -44,7 +44,9 @@ impl Pacer {
         let prior = self.next;
         self.next = self.next.max(now);
         self.segments_sent += 1;
-        let Some(rate) = rate.filter(|r| !r.is_zero()) else { return };
+        let Some(rate) = rate.filter(|r| !r.is_zero()) else {
+            return;
+        };
         if self.segments_sent <= UNPACED_SEGMENTS {
             return;
         }
@@ -73,8 +75,14 @@ mod tests {
 
     #[test]
     fn idle_time_earns_at_most_half_a_gap_of_credit() {
-        let mut p = Pacer { next: Time::from_millis(1), segments_sent: 20 };
+        let mut p = Pacer {
+            next: Time::from_millis(1),
+            segments_sent: 20,
+        };
         p.on_send(Time::from_millis(5), 1448, Some(Rate::from_mbps(10)));
-        assert_eq!(p.next_departure(Time::ZERO), Time::from_millis(5) + Duration::from_nanos(579_200));
+        assert_eq!(
+            p.next_departure(Time::ZERO),
+            Time::from_millis(5) + Duration::from_nanos(579_200)
+        );
     }
 }

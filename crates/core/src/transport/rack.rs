@@ -61,14 +61,24 @@ impl Rack {
     }
 
     /// `tcp_rack_advance`: a segment sent at `sent` ending at `end_seq` was delivered.
-    pub fn advance(&mut self, now: Time, sent: Time, end_seq: u64, ever_retrans: bool, min_rtt: Option<Duration>) {
+    pub fn advance(
+        &mut self,
+        now: Time,
+        sent: Time,
+        end_seq: u64,
+        ever_retrans: bool,
+        min_rtt: Option<Duration>,
+    ) {
         let rtt = now.saturating_since(sent);
         if ever_retrans && min_rtt.is_some_and(|m| rtt < m) {
             return; // probably the original was delivered, not this retransmission
         }
         self.advanced = true;
         self.rtt = rtt;
-        if self.xmit_time.is_none_or(|t| sent_after(sent, t, end_seq, self.end_seq)) {
+        if self
+            .xmit_time
+            .is_none_or(|t| sent_after(sent, t, end_seq, self.end_seq))
+        {
             self.xmit_time = Some(sent);
             self.end_seq = end_seq;
         }
@@ -80,7 +90,13 @@ impl Rack {
     }
 
     /// `tcp_rack_reo_wnd`.
-    pub fn reo_wnd(&self, ca_state: CaState, sacked_out: u32, min_rtt: Option<Duration>, srtt: Option<Duration>) -> Duration {
+    pub fn reo_wnd(
+        &self,
+        ca_state: CaState,
+        sacked_out: u32,
+        min_rtt: Option<Duration>,
+        srtt: Option<Duration>,
+    ) -> Duration {
         if ca_state >= CaState::Recovery || sacked_out >= DUPTHRESH {
             return Duration::ZERO;
         }
@@ -100,13 +116,17 @@ impl Rack {
     /// `tcp_rack_detect_loss`: also run directly when the reorder timer fires.
     pub fn detect(&mut self, now: Time, sb: &mut Scoreboard, reo_wnd: Duration) -> Detection {
         let mut out = Detection::default();
-        let Some(rack_time) = self.xmit_time else { return out };
+        let Some(rack_time) = self.xmit_time else {
+            return out;
+        };
         let mut wait = Duration::ZERO;
         let mut stale = 0usize;
         let mut i = 0;
         while i < self.sent.len() {
             let (t, idx) = self.sent[i];
-            let live = sb.get(idx).filter(|s| !s.sacked && s.sent_at == t && (!s.lost || s.retrans_in_flight));
+            let live = sb
+                .get(idx)
+                .filter(|s| !s.sacked && s.sent_at == t && (!s.lost || s.retrans_in_flight));
             let Some(seg) = live else {
                 if i == 0 {
                     self.sent.pop_front();
@@ -130,7 +150,11 @@ impl Rack {
             i += 1;
         }
         if stale > 64 && stale * 2 > self.sent.len() {
-            self.sent.retain(|&(t, idx)| sb.get(idx).is_some_and(|s| !s.sacked && s.sent_at == t && (!s.lost || s.retrans_in_flight)));
+            self.sent.retain(|&(t, idx)| {
+                sb.get(idx).is_some_and(|s| {
+                    !s.sacked && s.sent_at == t && (!s.lost || s.retrans_in_flight)
+                })
+            });
         }
         if !wait.is_zero() {
             out.reorder_deadline = Some(now + wait + REO_TIMER_SLACK);
@@ -151,7 +175,16 @@ mod tests {
         let mut rack = Rack::default();
         for i in 0..n {
             let t = Time::from_millis(i);
-            let idx = sb.push(Segment { seq: i * 1000, len: 1000, sent_at: t, snap: TxSnapshot::default(), sacked: false, lost: false, retrans_in_flight: false, ever_retrans: false });
+            let idx = sb.push(Segment {
+                seq: i * 1000,
+                len: 1000,
+                sent_at: t,
+                snap: TxSnapshot::default(),
+                sacked: false,
+                lost: false,
+                retrans_in_flight: false,
+                ever_retrans: false,
+            });
             rack.on_transmit(t, idx);
         }
         (rack, sb)
@@ -161,30 +194,56 @@ mod tests {
     fn a_hole_before_three_sacked_segments_is_lost_at_once() {
         let (mut rack, mut sb) = setup(5);
         let now = Time::from_millis(100);
-        sb.sack(SackBlock { start: 1000, end: 4000 }, |_| {});
+        sb.sack(
+            SackBlock {
+                start: 1000,
+                end: 4000,
+            },
+            |_| {},
+        );
         for i in 1..4u64 {
             rack.advance(now, Time::from_millis(i), (i + 1) * 1000, false, None);
         }
-        let reo = rack.reo_wnd(CaState::Disorder, sb.sacked_out, Some(Duration::from_millis(97)), None);
+        let reo = rack.reo_wnd(
+            CaState::Disorder,
+            sb.sacked_out,
+            Some(Duration::from_millis(97)),
+            None,
+        );
         assert_eq!(reo, Duration::ZERO);
         let d = rack.on_ack(now, &mut sb, reo);
         assert_eq!(d.newly_lost, 1);
         assert!(sb.get(0).unwrap().lost);
-        assert!(!sb.get(4).unwrap().lost, "segment sent after the RACK reference stays in flight");
+        assert!(
+            !sb.get(4).unwrap().lost,
+            "segment sent after the RACK reference stays in flight"
+        );
     }
 
     #[test]
     fn with_one_sacked_segment_the_hole_waits_a_quarter_min_rtt() {
         let (mut rack, mut sb) = setup(3);
         let now = Time::from_millis(100);
-        sb.sack(SackBlock { start: 1000, end: 2000 }, |_| {});
+        sb.sack(
+            SackBlock {
+                start: 1000,
+                end: 2000,
+            },
+            |_| {},
+        );
         rack.advance(now, Time::from_millis(1), 2000, false, None);
         let min_rtt = Some(Duration::from_millis(80));
         let reo = rack.reo_wnd(CaState::Disorder, sb.sacked_out, min_rtt, min_rtt);
         assert_eq!(reo, Duration::from_millis(20));
         let d = rack.on_ack(now, &mut sb, reo);
         // segment 0: sent at 0, rack.rtt = 99 ms → lost at 119 ms; timer = +19 ms + 2 ms slack
-        assert_eq!(d, Detection { newly_lost: 0, reorder_deadline: Some(Time::from_millis(121)) });
+        assert_eq!(
+            d,
+            Detection {
+                newly_lost: 0,
+                reorder_deadline: Some(Time::from_millis(121))
+            }
+        );
         let d = rack.detect(Time::from_millis(119), &mut sb, reo);
         assert_eq!(d.newly_lost, 1);
     }
@@ -192,7 +251,13 @@ mod tests {
     #[test]
     fn an_ack_for_a_retransmission_faster_than_min_rtt_does_not_advance() {
         let mut rack = Rack::default();
-        rack.advance(Time::from_millis(10), Time::from_millis(5), 1000, true, Some(Duration::from_millis(20)));
+        rack.advance(
+            Time::from_millis(10),
+            Time::from_millis(5),
+            1000,
+            true,
+            Some(Duration::from_millis(20)),
+        );
         assert!(!rack.advanced);
     }
 }

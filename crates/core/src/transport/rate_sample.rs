@@ -118,7 +118,10 @@ const APP_LIMITED_AT_START: u64 = u64::MAX;
 
 impl RateState {
     pub fn new() -> Self {
-        RateState { app_limited: APP_LIMITED_AT_START, ..RateState::default() }
+        RateState {
+            app_limited: APP_LIMITED_AT_START,
+            ..RateState::default()
+        }
     }
 
     /// `tcp_rate_skb_sent`: snapshot for a packet being (re)transmitted at `now`.
@@ -150,7 +153,9 @@ impl RateState {
         by_sack: bool,
         rs: &mut RateSample,
     ) {
-        let Some(delivered_time) = snap.delivered_time else { return };
+        let Some(delivered_time) = snap.delivered_time else {
+            return;
+        };
         let newer = rs.prior_time.is_none()
             || sent > self.first_tx_time
             || (sent == self.first_tx_time && end_seq > rs.ref_end_seq);
@@ -182,7 +187,9 @@ impl RateState {
         min_rtt: Option<Duration>,
         rs: &mut RateSample,
     ) {
-        if self.app_limited == APP_LIMITED_AT_START || (self.app_limited != 0 && self.delivered > self.app_limited) {
+        if self.app_limited == APP_LIMITED_AT_START
+            || (self.app_limited != 0 && self.delivered > self.app_limited)
+        {
             self.app_limited = 0;
         }
         if newly_delivered > 0 {
@@ -208,7 +215,14 @@ impl RateState {
 
     /// `tcp_rate_check_app_limited`: mark a bubble when the sender has less than
     /// one MSS to send, spare window, and no loss waiting for retransmission.
-    pub fn check_app_limited(&mut self, has_full_segment_to_send: bool, inflight: u32, cwnd: u32, lost_out: u32, retrans_out: u32) {
+    pub fn check_app_limited(
+        &mut self,
+        has_full_segment_to_send: bool,
+        inflight: u32,
+        cwnd: u32,
+        lost_out: u32,
+        retrans_out: u32,
+    ) {
         if !has_full_segment_to_send && inflight < cwnd && lost_out <= retrans_out {
             self.mark_app_limited(inflight);
         }
@@ -242,7 +256,13 @@ mod tests {
             let mut rs = RateSample::default();
             st.delivered += 1;
             st.on_delivered(snap, *sent, (i as u64 + 1) * 1448, false, false, &mut rs);
-            st.generate(ms(100 + i as u64), 1, 0, Some(Duration::from_millis(50)), &mut rs);
+            st.generate(
+                ms(100 + i as u64),
+                1,
+                0,
+                Some(Duration::from_millis(50)),
+                &mut rs,
+            );
             last = Some(rs);
         }
         let rs = last.unwrap();
@@ -282,7 +302,10 @@ mod tests {
 
     #[test]
     fn app_limited_bubble_ends_once_its_packets_are_delivered() {
-        let mut st = RateState { delivered: 5, ..Default::default() };
+        let mut st = RateState {
+            delivered: 5,
+            ..Default::default()
+        };
         st.check_app_limited(false, 3, 10, 0, 0);
         assert_eq!(st.app_limited, 8);
         assert!(st.on_send(ms(1), 3, 4).is_app_limited);

@@ -99,7 +99,9 @@ impl TcpReceiver {
 
     fn on_data(&mut self, now: Time, pkt: &Packet, out: &mut Vec<Packet>) -> u64 {
         // tcp_event_data_recv: quick-ACK mode at the first data and after a long gap
-        if !self.first_data_seen || now.saturating_since(self.last_data_at) > self.cfg.idle_quickack_gap {
+        if !self.first_data_seen
+            || now.saturating_since(self.last_data_at) > self.cfg.idle_quickack_gap
+        {
             self.first_data_seen = true;
             self.quick = self.quick.max(MAX_QUICKACKS);
         }
@@ -151,7 +153,8 @@ impl TcpReceiver {
         }
         self.ooo.splice(lo..hi, [merged]);
         self.ooo_bytes += merged.end - merged.start;
-        self.recent.retain(|r| r.end < merged.start || r.start > merged.end);
+        self.recent
+            .retain(|r| r.end < merged.start || r.start > merged.end);
         self.recent.insert(0, merged);
         self.recent.truncate(REMEMBERED_SACKS);
     }
@@ -206,7 +209,9 @@ impl TcpReceiver {
 
     /// Time the owner must schedule a timer event at, if any.
     pub fn poll_timer(&mut self) -> Option<Time> {
-        self.alarm.set(self.delack_at.unwrap_or(Time::NEVER)).filter(|t| *t != Time::NEVER)
+        self.alarm
+            .set(self.delack_at.unwrap_or(Time::NEVER))
+            .filter(|t| *t != Time::NEVER)
     }
 
     pub fn rcv_nxt(&self) -> u64 {
@@ -225,7 +230,14 @@ mod tests {
     const MSS: u32 = 1000;
 
     fn rx() -> TcpReceiver {
-        let mut r = TcpReceiver::new(0, ReceiverConfig { mss: MSS, rcvbuf: 1 << 20, idle_quickack_gap: Duration::from_secs(1) });
+        let mut r = TcpReceiver::new(
+            0,
+            ReceiverConfig {
+                mss: MSS,
+                rcvbuf: 1 << 20,
+                idle_quickack_gap: Duration::from_secs(1),
+            },
+        );
         r.on_packet(Time::ZERO, &Packet::syn(0, Time::ZERO), &mut Vec::new());
         r
     }
@@ -241,7 +253,11 @@ mod tests {
         for i in 0..16 {
             r.on_packet(Time::ZERO, &seg(i), &mut out);
         }
-        assert_eq!(out.len(), 16, "quick-ACK mode acks each of the first 16 segments");
+        assert_eq!(
+            out.len(),
+            16,
+            "quick-ACK mode acks each of the first 16 segments"
+        );
         out.clear();
         r.on_packet(Time::ZERO, &seg(16), &mut out);
         assert!(out.is_empty());
@@ -265,11 +281,29 @@ mod tests {
         r.on_packet(Time::ZERO, &seg(3), &mut out);
         let last = out.last().unwrap();
         assert_eq!(last.seq, MSS as u64);
-        assert_eq!(last.sack_blocks(), &[SackBlock { start: 2000, end: 4000 }, SackBlock { start: 5000, end: 6000 }]);
+        assert_eq!(
+            last.sack_blocks(),
+            &[
+                SackBlock {
+                    start: 2000,
+                    end: 4000
+                },
+                SackBlock {
+                    start: 5000,
+                    end: 6000
+                }
+            ]
+        );
         // filling the first hole delivers 1..4 and acks at once
         let n = r.on_packet(Time::ZERO, &seg(1), &mut out);
         assert_eq!(n, 3 * MSS as u64);
-        assert_eq!(out.last().unwrap().sack_blocks(), &[SackBlock { start: 5000, end: 6000 }]);
+        assert_eq!(
+            out.last().unwrap().sack_blocks(),
+            &[SackBlock {
+                start: 5000,
+                end: 6000
+            }]
+        );
     }
 
     #[test]
@@ -287,7 +321,14 @@ mod tests {
 
     #[test]
     fn unread_and_out_of_order_data_shrink_the_window() {
-        let mut r = TcpReceiver::new(0, ReceiverConfig { mss: MSS, rcvbuf: 5000, idle_quickack_gap: Duration::from_secs(1) });
+        let mut r = TcpReceiver::new(
+            0,
+            ReceiverConfig {
+                mss: MSS,
+                rcvbuf: 5000,
+                idle_quickack_gap: Duration::from_secs(1),
+            },
+        );
         let mut out = Vec::new();
         r.on_packet(Time::ZERO, &Packet::syn(0, Time::ZERO), &mut out);
         r.on_packet(Time::ZERO, &seg(0), &mut out);

@@ -44,7 +44,16 @@ pub struct RttEstimator {
 
 impl Default for RttEstimator {
     fn default() -> Self {
-        RttEstimator { srtt8: 0, mdev4: 0, mdev_max: 0, rttvar: 0, rtt_seq: 0, rto: RTO_INITIAL, min_rtt: None, latest: None }
+        RttEstimator {
+            srtt8: 0,
+            mdev4: 0,
+            mdev_max: 0,
+            rttvar: 0,
+            rtt_seq: 0,
+            rto: RTO_INITIAL,
+            min_rtt: None,
+            latest: None,
+        }
     }
 }
 

@@ -170,8 +170,12 @@ impl Scoreboard {
     /// `tcp_mark_skb_lost`: marks a segment lost (or its retransmission lost again).
     /// Returns true if this counts as a new loss event.
     pub fn mark_lost(&mut self, idx: u64) -> bool {
-        let Some(i) = idx.checked_sub(self.base) else { return false };
-        let Some(seg) = self.segs.get_mut(i as usize) else { return false };
+        let Some(i) = idx.checked_sub(self.base) else {
+            return false;
+        };
+        let Some(seg) = self.segs.get_mut(i as usize) else {
+            return false;
+        };
         if seg.sacked {
             return false;
         }
@@ -193,7 +197,10 @@ impl Scoreboard {
     pub fn next_to_retransmit(&mut self) -> Option<u64> {
         let start = self.retx_hint.max(self.base);
         let from = (start - self.base) as usize;
-        let found = self.segs.range(from..).position(|s| s.lost && !s.retrans_in_flight && !s.sacked);
+        let found = self
+            .segs
+            .range(from..)
+            .position(|s| s.lost && !s.retrans_in_flight && !s.sacked);
         match found {
             Some(k) => {
                 self.retx_hint = start + k as u64;
@@ -208,8 +215,13 @@ impl Scoreboard {
 
     /// Records the retransmission of segment `idx` at `now`.
     pub fn on_retransmit(&mut self, idx: u64, now: Time, snap: TxSnapshot) {
-        let seg = self.get_mut(idx).expect("retransmitting a segment that is not outstanding");
-        debug_assert!(!seg.retrans_in_flight, "a retransmission of this segment is already in flight");
+        let seg = self
+            .get_mut(idx)
+            .expect("retransmitting a segment that is not outstanding");
+        debug_assert!(
+            !seg.retrans_in_flight,
+            "a retransmission of this segment is already in flight"
+        );
         seg.retrans_in_flight = true;
         seg.ever_retrans = true;
         seg.sent_at = now;

@@ -21,7 +21,10 @@ fn board(n: u64) -> Scoreboard {
 }
 
 fn block(a: u64, b: u64) -> SackBlock {
-    SackBlock { start: a * MSS as u64, end: b * MSS as u64 }
+    SackBlock {
+        start: a * MSS as u64,
+        end: b * MSS as u64,
+    }
 }
 
 #[test]
@@ -42,7 +45,10 @@ fn counters_follow_sack_loss_retransmission_and_cumulative_ack() {
     assert_eq!(sb.next_to_retransmit(), Some(0));
     let removed = sb.cum_ack(6 * MSS as u64, |_| {});
     assert_eq!(removed, 6);
-    assert_eq!((sb.packets_out, sb.sacked_out, sb.lost_out, sb.retrans_out), (4, 0, 0, 0));
+    assert_eq!(
+        (sb.packets_out, sb.sacked_out, sb.lost_out, sb.retrans_out),
+        (4, 0, 0, 0)
+    );
     assert_eq!(sb.inflight(), 4);
 }
 

@@ -31,7 +31,7 @@ use super::rate_sample::{RateSample, RateState};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
 use super::Outbox;
-use crate::cc::{CaState, CcConfig, CcInit, Conn, CongestionControl, SentPacket, WindowValidation};
+use crate::cc::{CaState, CcConfig, CcInit, CongestionControl, Conn, SentPacket, WindowValidation};
 use crate::engine::{Alarm, Rng};
 use crate::net::packet::{FlowId, Kind, Packet};
 use crate::time::{Duration, Time};
@@ -161,8 +161,14 @@ impl TcpSender {
             && idle > self.rtt.rto();
         if let (true, Some(_)) = (restart, self.cc.as_ref()) {
             let conn = conn_view(self, now, false);
-            let event = WindowValidation::RestartAfterIdle { idle, rto: self.rtt.rto() };
-            self.cc.as_mut().unwrap().on_window_validation(now, &conn, event);
+            let event = WindowValidation::RestartAfterIdle {
+                idle,
+                rto: self.rtt.rto(),
+            };
+            self.cc
+                .as_mut()
+                .unwrap()
+                .on_window_validation(now, &conn, event);
         }
         self.write_seq = self.write_seq.saturating_add(bytes).min(UNLIMITED);
         self.try_send(now, out);
@@ -175,7 +181,9 @@ impl TcpSender {
 
     /// Everything written has been acknowledged.
     pub fn is_drained(&self) -> bool {
-        matches!(self.phase, Phase::Established) && self.snd_una >= self.write_seq && self.write_seq < UNLIMITED
+        matches!(self.phase, Phase::Established)
+            && self.snd_una >= self.write_seq
+            && self.write_seq < UNLIMITED
     }
 
     pub fn acked_bytes(&self) -> u64 {
@@ -215,7 +223,11 @@ impl TcpSender {
         }
         let prior_in_flight = self.sb.inflight();
         self.snd_wnd_end = pkt.seq + pkt.rwnd;
-        let mut rs = RateSample { prior_in_flight, is_ack_delayed: pkt.delayed, ..RateSample::default() };
+        let mut rs = RateSample {
+            prior_in_flight,
+            is_ack_delayed: pkt.delayed,
+            ..RateSample::default()
+        };
         let min_rtt = self.rtt.min_rtt();
         let mut delivered_now = 0u32;
         let (mut first_sackt, mut last_sackt) = (None::<Time>, None::<Time>);
@@ -225,7 +237,14 @@ impl TcpSender {
                 delivered_now += sb.sack(block, |seg| {
                     rate.delivered += 1;
                     let end = seg.end();
-                    rate.on_delivered(&mut seg.snap, seg.sent_at, end, seg.ever_retrans, true, &mut rs);
+                    rate.on_delivered(
+                        &mut seg.snap,
+                        seg.sent_at,
+                        end,
+                        seg.ever_retrans,
+                        true,
+                        &mut rs,
+                    );
                     rack.advance(now, seg.sent_at, seg.end(), seg.ever_retrans, min_rtt);
                     if !seg.ever_retrans {
                         first_sackt = Some(first_sackt.map_or(seg.sent_at, |t| t.min(seg.sent_at)));
@@ -235,7 +254,8 @@ impl TcpSender {
             }
         }
         let advanced = pkt.seq > self.snd_una;
-        let (mut first_ackt, mut last_ackt, mut retrans_acked) = (None::<Time>, None::<Time>, false);
+        let (mut first_ackt, mut last_ackt, mut retrans_acked) =
+            (None::<Time>, None::<Time>, false);
         if advanced {
             let TcpSender { sb, rate, rack, .. } = self;
             sb.cum_ack(pkt.seq, |seg| {
@@ -251,14 +271,34 @@ impl TcpSender {
                     rack.advance(now, seg.sent_at, seg.end(), seg.ever_retrans, min_rtt);
                 }
                 let end = seg.end();
-                rate.on_delivered(&mut seg.snap, seg.sent_at, end, seg.ever_retrans, false, &mut rs);
+                rate.on_delivered(
+                    &mut seg.snap,
+                    seg.sent_at,
+                    end,
+                    seg.ever_retrans,
+                    false,
+                    &mut rs,
+                );
             });
             self.snd_una = pkt.seq;
         }
-        self.update_rtt(now, pkt, first_ackt.filter(|_| !retrans_acked), last_ackt.filter(|_| !retrans_acked), first_sackt, last_sackt, &mut rs);
+        self.update_rtt(
+            now,
+            pkt,
+            first_ackt.filter(|_| !retrans_acked),
+            last_ackt.filter(|_| !retrans_acked),
+            first_sackt,
+            last_sackt,
+            &mut rs,
+        );
 
         // loss detection
-        let reo_wnd = self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt());
+        let reo_wnd = self.rack.reo_wnd(
+            self.ca_state,
+            self.sb.sacked_out,
+            self.rtt.min_rtt(),
+            self.rtt.srtt(),
+        );
         let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
         self.rate.lost += det.newly_lost as u64;
         if det.reorder_deadline.is_some() {
@@ -267,11 +307,23 @@ impl TcpSender {
         let tlp_cwr = self.check_tlp_ack(pkt);
         self.update_ca_state(now, advanced);
 
-        self.rate.generate(now, delivered_now, det.newly_lost, self.rtt.min_rtt(), &mut rs);
+        self.rate.generate(
+            now,
+            delivered_now,
+            det.newly_lost,
+            self.rtt.min_rtt(),
+            &mut rs,
+        );
         if tlp_cwr {
             // the probe repaired a loss: one CWR reduction (tcp_process_tlp_ack)
             let conn = conn_view(self, now, advanced);
-            self.cc.as_mut().unwrap().on_recovery_start(now, &Conn { ca_state: CaState::Cwr, ..conn });
+            self.cc.as_mut().unwrap().on_recovery_start(
+                now,
+                &Conn {
+                    ca_state: CaState::Cwr,
+                    ..conn
+                },
+            );
         }
         let conn = conn_view(self, now, advanced);
         let cc = self.cc.as_mut().unwrap();
@@ -315,7 +367,9 @@ impl TcpSender {
 
     /// `tcp_process_tlp_ack`; returns true when the probe repaired a loss.
     fn check_tlp_ack(&mut self, pkt: &Packet) -> bool {
-        let Some(high) = self.tlp_high_seq else { return false };
+        let Some(high) = self.tlp_high_seq else {
+            return false;
+        };
         if pkt.seq < high {
             return false;
         }
@@ -337,7 +391,11 @@ impl TcpSender {
                 let conn = conn_view(self, now, advanced);
                 self.cc.as_mut().unwrap().on_recovery_start(now, &conn);
             } else {
-                self.ca_state = if self.sb.sacked_out > 0 { CaState::Disorder } else { CaState::Open };
+                self.ca_state = if self.sb.sacked_out > 0 {
+                    CaState::Disorder
+                } else {
+                    CaState::Open
+                };
             }
         }
     }
@@ -358,7 +416,13 @@ impl TcpSender {
             if retx.is_none() {
                 let avail = self.write_seq - self.snd_nxt;
                 if avail < self.cfg.mss as u64 {
-                    self.rate.check_app_limited(false, inflight, cwnd, self.sb.lost_out, self.sb.retrans_out);
+                    self.rate.check_app_limited(
+                        false,
+                        inflight,
+                        cwnd,
+                        self.sb.lost_out,
+                        self.sb.retrans_out,
+                    );
                 }
                 if avail == 0 || self.snd_nxt + avail.min(self.cfg.mss as u64) > self.snd_wnd_end {
                     break;
@@ -393,7 +457,14 @@ impl TcpSender {
         }
     }
 
-    fn after_data_send(&mut self, now: Time, payload: u32, is_retrans: bool, out: &mut Outbox, pkt: Packet) {
+    fn after_data_send(
+        &mut self,
+        now: Time,
+        payload: u32,
+        is_retrans: bool,
+        out: &mut Outbox,
+        pkt: Packet,
+    ) {
         let rate = self.cc.as_ref().unwrap().pacing_rate();
         self.pacer.on_send(now, payload, rate);
         self.last_send = now;
@@ -404,7 +475,11 @@ impl TcpSender {
             self.stats.bytes_retransmitted += payload as u64;
         }
         let conn = conn_view(self, now, false);
-        let sent = SentPacket { payload_bytes: payload, is_retrans, inflight: conn.inflight };
+        let sent = SentPacket {
+            payload_bytes: payload,
+            is_retrans,
+            inflight: conn.inflight,
+        };
         self.cc.as_mut().unwrap().on_packet_sent(now, &conn, &sent);
         out.packets.push(pkt);
     }
@@ -412,22 +487,47 @@ impl TcpSender {
     fn send_new(&mut self, now: Time, out: &mut Outbox) {
         self.before_data_send(now);
         let len = (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) as u32;
-        let snap = self.rate.on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
+        let snap = self
+            .rate
+            .on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
         let seq = self.snd_nxt;
-        let idx = self.sb.push(Segment { seq, len, sent_at: now, snap, sacked: false, lost: false, retrans_in_flight: false, ever_retrans: false });
+        let idx = self.sb.push(Segment {
+            seq,
+            len,
+            sent_at: now,
+            snap,
+            sacked: false,
+            lost: false,
+            retrans_in_flight: false,
+            ever_retrans: false,
+        });
         self.rack.on_transmit(now, idx);
         self.snd_nxt += len as u64;
-        self.after_data_send(now, len, false, out, Packet::data(self.flow, seq, len, false, now));
+        self.after_data_send(
+            now,
+            len,
+            false,
+            out,
+            Packet::data(self.flow, seq, len, false, now),
+        );
     }
 
     fn retransmit(&mut self, now: Time, idx: u64, out: &mut Outbox) {
         self.before_data_send(now);
-        let snap = self.rate.on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
+        let snap = self
+            .rate
+            .on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
         self.sb.on_retransmit(idx, now, snap);
         self.rack.on_transmit(now, idx);
         let seg = self.sb.get(idx).unwrap();
         let (seq, len) = (seg.seq, seg.len);
-        self.after_data_send(now, len, true, out, Packet::data(self.flow, seq, len, true, now));
+        self.after_data_send(
+            now,
+            len,
+            true,
+            out,
+            Packet::data(self.flow, seq, len, true, now),
+        );
     }
 
     /// `tcp_cwnd_validate` (+ RFC 2861 decay for classic algorithms).
@@ -446,11 +546,18 @@ impl TcpSender {
         }
         self.cwnd_used = self.cwnd_used.max(self.sb.packets_out);
         let rto = self.rtt.rto();
-        if self.cfg.slow_start_after_idle && !self.cc_config.is_model_based() && now.saturating_since(self.cwnd_stamp) >= rto {
+        if self.cfg.slow_start_after_idle
+            && !self.cc_config.is_model_based()
+            && now.saturating_since(self.cwnd_stamp) >= rto
+        {
             if self.ca_state == CaState::Open {
                 let used = self.cwnd_used.max(self.cfg.initial_cwnd);
                 let conn = conn_view(self, now, false);
-                self.cc.as_mut().unwrap().on_window_validation(now, &conn, WindowValidation::ApplicationLimited { used });
+                self.cc.as_mut().unwrap().on_window_validation(
+                    now,
+                    &conn,
+                    WindowValidation::ApplicationLimited { used },
+                );
                 self.cwnd_used = 0;
             }
             self.cwnd_stamp = now;
@@ -462,15 +569,23 @@ impl TcpSender {
         if self.is_cwnd_limited {
             return true;
         }
-        let Some(cc) = self.cc.as_ref() else { return false };
+        let Some(cc) = self.cc.as_ref() else {
+            return false;
+        };
         let cwnd = cc.cwnd();
         let in_slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
         in_slow_start && cwnd < 2 * self.max_packets_out
     }
 
     fn send_syn(&mut self, now: Time, attempts: u32, out: &mut Outbox) {
-        self.phase = Phase::SynSent { sent_at: now, attempts };
-        let timeout = RTO_INITIAL.checked_mul(1 << attempts.min(7)).unwrap_or(RTO_MAX).min(RTO_MAX);
+        self.phase = Phase::SynSent {
+            sent_at: now,
+            attempts,
+        };
+        let timeout = RTO_INITIAL
+            .checked_mul(1 << attempts.min(7))
+            .unwrap_or(RTO_MAX)
+            .min(RTO_MAX);
         self.syn_deadline = Some(now + timeout);
         out.packets.push(Packet::syn(self.flow, now));
     }
@@ -479,7 +594,9 @@ impl TcpSender {
 
     fn rto_with_backoff(&self) -> Duration {
         let base = self.rtt.rto().max(RTO_MIN);
-        base.checked_mul(1u64 << self.backoff.min(16)).unwrap_or(RTO_MAX).min(RTO_MAX)
+        base.checked_mul(1u64 << self.backoff.min(16))
+            .unwrap_or(RTO_MAX)
+            .min(RTO_MAX)
     }
 
     fn rearm_rto(&mut self, now: Time) {
@@ -493,7 +610,8 @@ impl TcpSender {
     /// RTO measured from the oldest outstanding transmission (`tcp_rto_delta_us`).
     fn rearm_rto_from_head(&mut self, now: Time) {
         let head = self.sb.head().map_or(now, |s| s.sent_at);
-        self.rto_deadline = (self.sb.packets_out > 0).then(|| (head + self.rto_with_backoff()).max(now + Duration::from_nanos(1)));
+        self.rto_deadline = (self.sb.packets_out > 0)
+            .then(|| (head + self.rto_with_backoff()).max(now + Duration::from_nanos(1)));
     }
 
     /// `tcp_schedule_loss_probe`.
@@ -503,7 +621,14 @@ impl TcpSender {
             return;
         }
         let pto = match self.rtt.srtt() {
-            Some(srtt) => srtt + srtt + if self.sb.packets_out == 1 { RTO_MIN } else { TLP_MIN_SLACK },
+            Some(srtt) => {
+                srtt + srtt
+                    + if self.sb.packets_out == 1 {
+                        RTO_MIN
+                    } else {
+                        TLP_MIN_SLACK
+                    }
+            }
             None => RTO_INITIAL,
         };
         let mut at = now + pto;
@@ -542,7 +667,12 @@ impl TcpSender {
 
     /// `tcp_rack_reo_timeout`.
     fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
-        let reo_wnd = self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt());
+        let reo_wnd = self.rack.reo_wnd(
+            self.ca_state,
+            self.sb.sacked_out,
+            self.rtt.min_rtt(),
+            self.rtt.srtt(),
+        );
         let det = self.rack.detect(now, &mut self.sb, reo_wnd);
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
@@ -551,7 +681,11 @@ impl TcpSender {
                 self.update_ca_state(now, false);
                 if !self.cc_config.is_model_based() {
                     // tcp_cwnd_reduction(sk, 1, 0): one PRR step as if one packet had been delivered
-                    let rs = RateSample { acked_sacked: 1, prior_in_flight: self.sb.inflight(), ..RateSample::default() };
+                    let rs = RateSample {
+                        acked_sacked: 1,
+                        prior_in_flight: self.sb.inflight(),
+                        ..RateSample::default()
+                    };
                     let conn = conn_view(self, now, false);
                     self.cc.as_mut().unwrap().on_ack(now, &conn, &rs);
                 }
@@ -565,7 +699,8 @@ impl TcpSender {
     fn send_loss_probe(&mut self, now: Time, out: &mut Outbox) {
         if self.tlp_high_seq.is_none() && self.sb.packets_out > 0 {
             let has_new = self.write_seq > self.snd_nxt
-                && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) <= self.snd_wnd_end;
+                && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64)
+                    <= self.snd_wnd_end;
             if has_new {
                 self.send_new(now, out);
                 self.tlp_was_retrans = false;
@@ -619,11 +754,17 @@ impl TcpSender {
 
     /// Time the owner must schedule a timer event at, if any.
     pub fn poll_timer(&mut self) -> Option<Time> {
-        let next = [self.syn_deadline, self.rto_deadline, self.tlp_deadline, self.reo_deadline, self.pace_deadline]
-            .into_iter()
-            .flatten()
-            .min()
-            .unwrap_or(Time::NEVER);
+        let next = [
+            self.syn_deadline,
+            self.rto_deadline,
+            self.tlp_deadline,
+            self.reo_deadline,
+            self.pace_deadline,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+        .unwrap_or(Time::NEVER);
         self.alarm.set(next).filter(|t| *t != Time::NEVER)
     }
 

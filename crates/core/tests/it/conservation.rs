@@ -5,7 +5,15 @@ use super::run;
 use proptest::prelude::*;
 use serde_json::json;
 
-fn scenario(rate_mbps: u64, rtt_ms: u64, limit_pkts: u64, loss: f64, burst_kb: Option<u64>, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
+fn scenario(
+    rate_mbps: u64,
+    rtt_ms: u64,
+    limit_pkts: u64,
+    loss: f64,
+    burst_kb: Option<u64>,
+    ccs: &[&str],
+    bytes: &[u64],
+) -> serde_json::Value {
     let shaper = match burst_kb {
         Some(b) => json!({"kind": "tbf", "burst": format!("{b}KB")}),
         None => json!({"kind": "none"}),

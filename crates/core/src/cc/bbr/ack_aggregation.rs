@@ -38,7 +38,13 @@ pub struct AckAggregation {
 
 impl AckAggregation {
     pub fn new(now: Time) -> Self {
-        AckAggregation { epoch_start: now, epoch_acked: 0, extra_acked: [0; 2], win_rounds: 0, win_idx: 0 }
+        AckAggregation {
+            epoch_start: now,
+            epoch_acked: 0,
+            extra_acked: [0; 2],
+            win_rounds: 0,
+            win_idx: 0,
+        }
     }
 
     /// Starts a new ACK epoch (idle restart).
@@ -73,7 +79,8 @@ impl AckAggregation {
                 self.extra_acked[self.win_idx] = 0;
             }
         }
-        let mut expected = model::packets_in(bw_pps, delivered_time.saturating_since(self.epoch_start));
+        let mut expected =
+            model::packets_in(bw_pps, delivered_time.saturating_since(self.epoch_start));
         if self.epoch_acked <= expected || self.epoch_acked.saturating_add(acked) >= epoch_reset {
             self.epoch_acked = 0;
             self.epoch_start = delivered_time;

@@ -107,7 +107,14 @@ impl Bbr {
 
     /// Linux `bbr_set_cwnd`: slow-start toward the target, or snap down to it once the
     /// pipe is full; then the floor and PROBE_RTT's cap.
-    pub(super) fn set_cwnd(&mut self, conn: &Conn, rs: &RateSample, acked: u32, bw: f64, gain: f64) {
+    pub(super) fn set_cwnd(
+        &mut self,
+        conn: &Conn,
+        rs: &RateSample,
+        acked: u32,
+        bw: f64,
+        gain: f64,
+    ) {
         let mut cwnd = self.cwnd;
         if acked > 0 {
             let conserving;

@@ -46,12 +46,20 @@ pub struct WindowedFilter<T> {
 impl<T: Copy + PartialOrd> WindowedFilter<T> {
     /// Running max over `window`, starting from `(t, v)` (Linux `minmax_reset`).
     pub fn max(window: u64, t: u64, v: T) -> Self {
-        WindowedFilter { kind: Extremum::Max, window, s: [Sample { t, v }; 3] }
+        WindowedFilter {
+            kind: Extremum::Max,
+            window,
+            s: [Sample { t, v }; 3],
+        }
     }
 
     /// Running min over `window`, starting from `(t, v)`.
     pub fn min(window: u64, t: u64, v: T) -> Self {
-        WindowedFilter { kind: Extremum::Min, window, s: [Sample { t, v }; 3] }
+        WindowedFilter {
+            kind: Extremum::Min,
+            window,
+            s: [Sample { t, v }; 3],
+        }
     }
 
     /// The current best value.

@@ -126,7 +126,8 @@ impl LongTermBw {
     fn interval_done(&mut self, p: &Params, conn: &Conn, bw: f64) -> LtEvent {
         if self.bw > 0.0 {
             let diff = (bw - self.bw).abs();
-            let diff_bytes = model::pacing_rate_bytes(diff, conn.mss, 1.0, p.pacing_margin_percent) as f64;
+            let diff_bytes =
+                model::pacing_rate_bytes(diff, conn.mss, 1.0, p.pacing_margin_percent) as f64;
             if diff <= p.lt_bw_ratio * self.bw || diff_bytes <= p.lt_bw_diff_bytes_per_sec {
                 self.bw = (bw + self.bw) / 2.0;
                 self.use_bw = true;
@@ -147,7 +148,14 @@ impl Bbr {
             return;
         }
         let in_probe_bw = self.state == State::ProbeBw;
-        match self.lt.on_sample(&self.p, conn, in_probe_bw, self.round_start, losses, is_app_limited) {
+        match self.lt.on_sample(
+            &self.p,
+            conn,
+            in_probe_bw,
+            self.round_start,
+            losses,
+            is_app_limited,
+        ) {
             LtEvent::Nothing => {}
             LtEvent::Policed => self.pacing_gain = 1.0, // "try to avoid drops"
             LtEvent::Expired => self.enter_probe_bw(conn),

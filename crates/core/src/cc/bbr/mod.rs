@@ -181,7 +181,7 @@ mod tests;
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
 pub use params::Params;
 
-use super::{CaState, CcInit, CcMetrics, Conn, CongestionControl, SentPacket};
+use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -334,7 +334,12 @@ impl Bbr {
 
     /// Moves to `next`, checking the state diagram in debug builds.
     fn transition_to(&mut self, next: State) {
-        debug_assert!(next.may_follow(self.state), "BBR: illegal transition {:?} -> {:?}", self.state, next);
+        debug_assert!(
+            next.may_follow(self.state),
+            "BBR: illegal transition {:?} -> {:?}",
+            self.state,
+            next
+        );
         self.state = next;
     }
 

@@ -22,7 +22,9 @@ const NANOS_PER_SEC: f64 = 1e9;
 /// Linux `bbr_bdp`: `ceil(bw × min_rtt × gain)` packets, or `TCP_INIT_CWND` when
 /// no RTT has been measured. Rounding up "avoids a negative feedback loop".
 pub fn bdp(bw_pps: f64, min_rtt: Option<Duration>, gain: f64) -> u32 {
-    let Some(rtt) = min_rtt else { return TCP_INIT_CWND };
+    let Some(rtt) = min_rtt else {
+        return TCP_INIT_CWND;
+    };
     // Multiply first, divide once: exact whenever the true product is an integer.
     (bw_pps * rtt.as_nanos() as f64 * gain / NANOS_PER_SEC).ceil() as u32
 }
@@ -51,10 +53,16 @@ pub fn min_tso_segs(pacing_rate_bytes: u64, min_tso_rate_bps: u64) -> u32 {
 
 /// Linux `bbr_tso_segs_goal`: segments per TSO burst, about 1 ms of data at
 /// the pacing rate (`>> pacing_shift`), at most 64 KB and 127 segments.
-pub fn tso_segs_goal(pacing_rate_bytes: u64, mss: u32, pacing_shift: u32, min_tso_rate_bps: u64) -> u32 {
+pub fn tso_segs_goal(
+    pacing_rate_bytes: u64,
+    mss: u32,
+    pacing_shift: u32,
+    min_tso_rate_bps: u64,
+) -> u32 {
     let bytes = (pacing_rate_bytes >> pacing_shift).min(TSO_MAX_BYTES);
     let segs = (bytes / mss.max(1) as u64) as u32;
-    segs.max(min_tso_segs(pacing_rate_bytes, min_tso_rate_bps)).min(TSO_MAX_SEGS)
+    segs.max(min_tso_segs(pacing_rate_bytes, min_tso_rate_bps))
+        .min(TSO_MAX_SEGS)
 }
 
 /// Linux `bbr_packets_in_net_at_edt`: packets still in the network when the
@@ -86,7 +94,9 @@ impl Bbr {
     /// Linux `bbr_update_bw`: round counting, policer sampling, then the bandwidth filter.
     pub(super) fn update_bw(&mut self, conn: &Conn, rs: &RateSample) {
         self.round_start = false;
-        let (Some(delivered), Some(interval)) = (rs.delivered, rs.interval) else { return };
+        let (Some(delivered), Some(interval)) = (rs.delivered, rs.interval) else {
+            return;
+        };
         if interval.is_zero() {
             return;
         }
@@ -98,12 +108,18 @@ impl Bbr {
         }
         self.lt_bw_sampling(conn, rs.losses, rs.is_app_limited);
         let sample = delivered as f64 * 1e9 / interval.as_nanos() as f64;
-        self.bw_filter.update(self.rtt_cnt, sample, rs.is_app_limited);
+        self.bw_filter
+            .update(self.rtt_cnt, sample, rs.is_app_limited);
     }
 
     /// Linux `bbr_tso_segs_goal` at the current pacing rate.
     pub(super) fn tso_segs_goal(&self) -> u32 {
-        tso_segs_goal(self.pacing_rate_bytes, self.mss, self.p.pacing_shift, self.p.min_tso_rate_bps)
+        tso_segs_goal(
+            self.pacing_rate_bytes,
+            self.mss,
+            self.p.pacing_shift,
+            self.p.min_tso_rate_bps,
+        )
     }
 
     /// Linux `bbr_inflight`: `quantization_budget(bdp(bw, gain))`.
@@ -119,8 +135,16 @@ impl Bbr {
 
     /// Linux `bbr_packets_in_net_at_edt`.
     pub(super) fn in_net_at_edt(&self, now: Time, conn: &Conn, inflight_now: u32) -> u32 {
-        let edt_skb = if self.pacing_gain > 1.0 { self.tso_segs_goal() } else { 0 };
-        in_net_at_edt(inflight_now + edt_skb, self.bw(), conn.next_departure.saturating_since(now))
+        let edt_skb = if self.pacing_gain > 1.0 {
+            self.tso_segs_goal()
+        } else {
+            0
+        };
+        in_net_at_edt(
+            inflight_now + edt_skb,
+            self.bw(),
+            conn.next_departure.saturating_since(now),
+        )
     }
 }
 
@@ -160,7 +184,10 @@ mod tests {
         let us = Duration::from_micros;
         assert_eq!(in_net_at_edt(20, 1000.0, us(0)), 20);
         assert_eq!(in_net_at_edt(20, 1000.0, us(4_999)), 16);
-        assert_eq!(in_net_at_edt(20, 1000.0, Duration::from_nanos(5_000_999)), 15);
+        assert_eq!(
+            in_net_at_edt(20, 1000.0, Duration::from_nanos(5_000_999)),
+            15
+        );
         assert_eq!(in_net_at_edt(3, 1000.0, us(10_000)), 0);
     }
 

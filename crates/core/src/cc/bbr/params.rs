@@ -100,20 +100,33 @@ impl Params {
             ("extra_acked_gain", self.extra_acked_gain),
         ];
         if let Some((name, g)) = gains.iter().find(|(_, g)| !g.is_finite() || *g < 0.0) {
-            return Err(format!("{name} must be a finite, non-negative factor (got {g})"));
+            return Err(format!(
+                "{name} must be a finite, non-negative factor (got {g})"
+            ));
         }
         let len = self.pacing_gain_cycle.len();
-        if len == 0 || self.pacing_gain_cycle.iter().any(|g| !g.is_finite() || *g <= 0.0) {
+        if len == 0
+            || self
+                .pacing_gain_cycle
+                .iter()
+                .any(|g| !g.is_finite() || *g <= 0.0)
+        {
             return Err("pacing_gain_cycle must be a non-empty list of positive gains".into());
         }
         if self.cycle_rand as usize >= len {
-            return Err(format!("cycle_rand must be below the cycle length {len} (got {})", self.cycle_rand));
+            return Err(format!(
+                "cycle_rand must be below the cycle length {len} (got {})",
+                self.cycle_rand
+            ));
         }
         if self.bw_filter_rounds == 0 || self.min_cwnd == 0 || self.full_bw_rounds == 0 {
             return Err("bw_filter_rounds, min_cwnd and full_bw_rounds must be positive".into());
         }
         if self.pacing_margin_percent >= 100 {
-            return Err(format!("pacing_margin_percent must be below 100 (got {})", self.pacing_margin_percent));
+            return Err(format!(
+                "pacing_margin_percent must be below 100 (got {})",
+                self.pacing_margin_percent
+            ));
         }
         if self.pacing_shift >= 64 || self.extra_acked_win_rounds == 0 {
             return Err("pacing_shift must be below 64 and extra_acked_win_rounds positive".into());

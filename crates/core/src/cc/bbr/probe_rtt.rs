@@ -35,7 +35,11 @@ impl Bbr {
             }
         }
 
-        if self.p.probe_rtt_duration_ms > 0 && expired && !self.idle_restart && self.state != State::ProbeRtt {
+        if self.p.probe_rtt_duration_ms > 0
+            && expired
+            && !self.idle_restart
+            && self.state != State::ProbeRtt
+        {
             self.enter_probe_rtt();
         }
 
@@ -76,7 +80,9 @@ impl Bbr {
 
     /// Linux `bbr_check_probe_rtt_done`: leave once the hold time has passed.
     pub(super) fn check_probe_rtt_done(&mut self, now: Time, conn: &Conn) {
-        let Some(done) = self.probe_rtt_done_stamp else { return };
+        let Some(done) = self.probe_rtt_done_stamp else {
+            return;
+        };
         if now <= done {
             return;
         }

@@ -47,6 +47,7 @@ impl Bbr {
             return;
         }
         let max_bw = self.max_bw();
-        self.full_bw.on_round(max_bw, self.p.full_bw_thresh, self.p.full_bw_rounds);
+        self.full_bw
+            .on_round(max_bw, self.p.full_bw_thresh, self.p.full_bw_rounds);
     }
 }

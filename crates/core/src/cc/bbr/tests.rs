@@ -18,12 +18,21 @@ fn ms(v: u64) -> Duration {
 }
 
 fn bbr_with_seed(seed: u64) -> Bbr {
-    Bbr::new(Params::default(), CcInit { rng: Rng::stream(seed, 7), ..testing::init() })
+    Bbr::new(
+        Params::default(),
+        CcInit {
+            rng: Rng::stream(seed, 7),
+            ..testing::init()
+        },
+    )
 }
 
 /// `acked` packets `after` the previous event, RTT sample `rtt`, rate sample `d` packets over `interval`.
 fn ack(acked: u32, after: Duration, rtt: Duration, d: u64, interval: Duration) -> Ack {
-    Ack { sample: Some((d, interval)), ..Ack::new(acked, after).rtt(rtt) }
+    Ack {
+        sample: Some((d, interval)),
+        ..Ack::new(acked, after).rtt(rtt)
+    }
 }
 
 /// One ACK of the 1000 pkt/s, 10 ms path.
@@ -194,7 +203,10 @@ fn initial_pacing_uses_a_nominal_1_ms_rtt_and_is_redone_once_srtt_exists() {
 
 #[test]
 fn startup_pacing_never_decreases_and_is_bw_times_mss_times_gain_less_1_percent() {
-    let init = CcInit { srtt: Some(ms(10)), ..testing::init() };
+    let init = CcInit {
+        srtt: Some(ms(10)),
+        ..testing::init()
+    };
     let mut d = AckDriver::new(Bbr::new(Params::default(), init));
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(4_138_169 * 8)));
     let mut script = vec![round_at(500.0), round_at(2000.0)];
@@ -226,7 +238,10 @@ fn probe_bw_never_starts_in_the_draining_phase() {
         seen[d.cc.cycle_idx] += 1;
     }
     assert_eq!(seen[1], 0);
-    assert!(seen.iter().enumerate().all(|(i, &n)| i == 1 || n > 0), "{seen:?}");
+    assert!(
+        seen.iter().enumerate().all(|(i, &n)| i == 1 || n > 0),
+        "{seen:?}"
+    );
 }
 
 #[test]
@@ -333,8 +348,8 @@ fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
     let conn = d.conn.clone();
     d.cc.on_tx_start(d.now, &conn);
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8))); // 1000 · 1448 · 0.99
-    // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
-    // min_rtt (and its 10 s timer) without a PROBE_RTT.
+                                                                         // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
+                                                                         // min_rtt (and its 10 s timer) without a PROBE_RTT.
     d.ack(ack(2, ms(10_001), ms(12), 10, ms(10)));
     assert_eq!(d.cc.state, State::ProbeBw);
     assert_eq!(d.cc.min_rtt, Some(ms(12)));
@@ -390,7 +405,10 @@ fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     let mut d = AckDriver::new(bbr_with_seed(1));
     d.ack(round_at(1000.0)); // cwnd 20, min_rtt 10 ms at t = 10 ms
     let idle = ack(2, ms(2), ms(12), 10, ms(10)).app_limited();
-    d.ack(Ack { after: ms(10_001), ..idle.clone() });
+    d.ack(Ack {
+        after: ms(10_001),
+        ..idle.clone()
+    });
     assert_eq!(d.cc.state, State::ProbeRtt);
     assert_eq!((d.cc.cwnd(), d.cc.prior_cwnd), (4, 20));
     while d.cc.probe_rtt_done_stamp.is_none() {
@@ -441,7 +459,10 @@ fn rto_collapses_cwnd_to_inflight_plus_one_and_it_grows_back() {
     }
     d.rto(ms(30));
     assert_eq!(d.cc.cwnd(), 1);
-    assert_eq!((d.cc.prior_cwnd, d.cc.prev_ca_state, d.cc.full_bw.bw), (28, CaState::Loss, 0.0));
+    assert_eq!(
+        (d.cc.prior_cwnd, d.cc.prev_ca_state, d.cc.full_bw.bw),
+        (28, CaState::Loss, 0.0)
+    );
     for expected in [4, 8] {
         let n = d.conn.inflight;
         d.ack(ack(n, ms(10), ms(10), 10, ms(10)));
@@ -505,7 +526,11 @@ fn losses_below_the_lossy_threshold_do_not_look_like_a_policer() {
     let mut d = probe_bw_in_phase(&steady(), 2);
     // 1 lost per 6 delivered = 0.167 < 50/256 = 0.195
     for i in 0..300 {
-        d.ack(if i % 3 == 0 { steady().lost(1) } else { steady() });
+        d.ack(if i % 3 == 0 {
+            steady().lost(1)
+        } else {
+            steady()
+        });
     }
     assert_eq!((d.cc.lt.bw, d.cc.lt.use_bw), (0.0, false));
 }
@@ -521,8 +546,15 @@ fn a_replacement_bandwidth_filter_feeds_every_max_bw_consumer() {
         }
         fn reset(&mut self, _: u64) {}
     }
-    let init = CcInit { srtt: Some(ms(10)), ..testing::init() };
-    let mut d = AckDriver::new(Bbr::with_bw_filter(Params::default(), init, Box::new(Fixed(2000.0))));
+    let init = CcInit {
+        srtt: Some(ms(10)),
+        ..testing::init()
+    };
+    let mut d = AckDriver::new(Bbr::with_bw_filter(
+        Params::default(),
+        init,
+        Box::new(Fixed(2000.0)),
+    ));
     d.ack(round_at(1000.0));
     assert_eq!(d.cc.bw(), 2000.0);
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(8_276_338 * 8)));
@@ -538,27 +570,67 @@ fn defaults_match_spec() {
     assert_eq!(p.drain_gain * 256.0, 88.0);
     assert_eq!(p.cwnd_gain * 256.0, 512.0);
     let cycle: Vec<f64> = p.pacing_gain_cycle.iter().map(|g| g * 256.0).collect();
-    assert_eq!(cycle, [320.0, 192.0, 256.0, 256.0, 256.0, 256.0, 256.0, 256.0]);
+    assert_eq!(
+        cycle,
+        [320.0, 192.0, 256.0, 256.0, 256.0, 256.0, 256.0, 256.0]
+    );
     assert_eq!((p.cycle_rand, p.bw_filter_rounds), (7, 10));
-    assert_eq!((p.min_rtt_window_ms, p.probe_rtt_duration_ms, p.min_cwnd), (10_000, 200, 4));
+    assert_eq!(
+        (p.min_rtt_window_ms, p.probe_rtt_duration_ms, p.min_cwnd),
+        (10_000, 200, 4)
+    );
     assert_eq!((p.full_bw_thresh * 256.0, p.full_bw_rounds), (320.0, 3));
-    assert_eq!((p.pacing_margin_percent, p.min_tso_rate_bps, p.pacing_shift), (1, 1_200_000, 10));
-    assert_eq!((p.extra_acked_gain, p.extra_acked_win_rounds, p.extra_acked_max_ms), (1.0, 5, 100));
+    assert_eq!(
+        (p.pacing_margin_percent, p.min_tso_rate_bps, p.pacing_shift),
+        (1, 1_200_000, 10)
+    );
+    assert_eq!(
+        (
+            p.extra_acked_gain,
+            p.extra_acked_win_rounds,
+            p.extra_acked_max_ms
+        ),
+        (1.0, 5, 100)
+    );
     assert_eq!(p.ack_epoch_acked_reset, 1 << 20);
     assert!(p.lt_enabled);
-    assert_eq!((p.lt_intvl_min_rounds, p.lt_loss_thresh * 256.0, p.lt_bw_ratio * 256.0), (4, 50.0, 32.0));
-    assert_eq!((p.lt_bw_diff_bytes_per_sec, p.lt_bw_max_rounds), (500.0, 48));
-    assert_eq!((TSO_MAX_BYTES, TSO_MAX_SEGS, TCP_INIT_CWND), (65_215, 127, 10));
+    assert_eq!(
+        (
+            p.lt_intvl_min_rounds,
+            p.lt_loss_thresh * 256.0,
+            p.lt_bw_ratio * 256.0
+        ),
+        (4, 50.0, 32.0)
+    );
+    assert_eq!(
+        (p.lt_bw_diff_bytes_per_sec, p.lt_bw_max_rounds),
+        (500.0, 48)
+    );
+    assert_eq!(
+        (TSO_MAX_BYTES, TSO_MAX_SEGS, TCP_INIT_CWND),
+        (65_215, 127, 10)
+    );
     assert_eq!(p.validate(), Ok(()));
 }
 
 #[test]
 fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
     let p: Params = serde_json::from_str(r#"{"cwnd_gain": 1.5}"#).unwrap();
-    assert_eq!(p, Params { cwnd_gain: 1.5, ..Params::default() });
-    let e = serde_json::from_str::<Params>(r#"{"cwnd_gian": 1.5}"#).unwrap_err().to_string();
+    assert_eq!(
+        p,
+        Params {
+            cwnd_gain: 1.5,
+            ..Params::default()
+        }
+    );
+    let e = serde_json::from_str::<Params>(r#"{"cwnd_gian": 1.5}"#)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("cwnd_gian"), "{e}");
-    let bad = Params { pacing_gain_cycle: vec![1.25, 0.75], ..Params::default() };
+    let bad = Params {
+        pacing_gain_cycle: vec![1.25, 0.75],
+        ..Params::default()
+    };
     assert!(bad.validate().unwrap_err().contains("cycle_rand"));
 }
 
@@ -567,5 +639,9 @@ fn only_the_diagram_s_transitions_are_legal() {
     use State::*;
     assert!(Drain.may_follow(Startup) && ProbeBw.may_follow(Drain) && ProbeBw.may_follow(ProbeBw));
     assert!(Startup.may_follow(ProbeRtt) && ProbeRtt.may_follow(ProbeBw));
-    assert!(!Startup.may_follow(ProbeBw) && !Drain.may_follow(ProbeBw) && !ProbeRtt.may_follow(ProbeRtt));
+    assert!(
+        !Startup.may_follow(ProbeBw)
+            && !Drain.may_follow(ProbeBw)
+            && !ProbeRtt.may_follow(ProbeRtt)
+    );
 }

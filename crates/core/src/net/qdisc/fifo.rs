@@ -25,7 +25,12 @@ pub struct DropTail {
 
 impl DropTail {
     pub fn new(limit: Limit) -> Self {
-        DropTail { limit, queue: VecDeque::new(), bytes: 0, stats: QdiscStats::default() }
+        DropTail {
+            limit,
+            queue: VecDeque::new(),
+            bytes: 0,
+            stats: QdiscStats::default(),
+        }
     }
 
     fn fits(&self, pkt: &Packet) -> bool {
@@ -41,7 +46,10 @@ impl Qdisc for DropTail {
         if !self.fits(&pkt) {
             self.stats.dropped_pkts += 1;
             self.stats.dropped_bytes += pkt.wire_bytes as u64;
-            return Err(Dropped { packet: pkt, reason: DropReason::QueueFull });
+            return Err(Dropped {
+                packet: pkt,
+                reason: DropReason::QueueFull,
+            });
         }
         self.stats.enqueued_pkts += 1;
         self.stats.enqueued_bytes += pkt.wire_bytes as u64;
