@@ -293,12 +293,7 @@ impl TcpSender {
         );
 
         // loss detection
-        let reo_wnd = self.rack.reo_wnd(
-            self.ca_state,
-            self.sb.sacked_out,
-            self.rtt.min_rtt(),
-            self.rtt.srtt(),
-        );
+        let reo_wnd = self.reo_wnd();
         let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
         self.rate.lost += det.newly_lost as u64;
         if det.reorder_deadline.is_some() {
@@ -665,14 +660,13 @@ impl TcpSender {
         }
     }
 
+    fn reo_wnd(&self) -> Duration {
+        self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt())
+    }
+
     /// `tcp_rack_reo_timeout`.
     fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
-        let reo_wnd = self.rack.reo_wnd(
-            self.ca_state,
-            self.sb.sacked_out,
-            self.rtt.min_rtt(),
-            self.rtt.srtt(),
-        );
+        let reo_wnd = self.reo_wnd();
         let det = self.rack.detect(now, &mut self.sb, reo_wnd);
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
