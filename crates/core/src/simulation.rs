@@ -10,6 +10,7 @@
 //! to each other. A run is a pure function of the scenario (and its seed).
 
 use crate::app::bulk::Bulk;
+use crate::cc::HostShared;
 use crate::engine::{Alarm, Rng, Scheduler};
 use crate::metrics::tables::{FlowRow, QueueRow};
 use crate::metrics::{summarize, Metrics, Window};
@@ -138,6 +139,7 @@ impl Simulation {
                         cfg,
                         f.cc.clone(),
                         Rng::stream(scenario.seed, STREAM_CC + i as u64),
+                        HostShared::default(),
                     ),
                     receiver: TcpReceiver::new(i as u32, rx),
                     access: Link::new(Some(b.line_rate), extra),

@@ -21,6 +21,7 @@ pub fn init() -> CcInit {
         initial_cwnd: 10,
         srtt: None,
         rng: Rng::stream(1, 1),
+        host: Default::default(),
     }
 }
 

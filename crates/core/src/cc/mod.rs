@@ -28,6 +28,9 @@ use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
 use serde::{Deserialize, Deserializer};
+use std::any::Any;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 pub mod bbr;
 pub mod cubic;
@@ -118,6 +121,35 @@ pub struct CcMetrics {
     pub full_bw_reached: Option<bool>,
 }
 
+/// State the algorithms of one sending host share — what Linux keeps in
+/// module-level statics (BBR-S's sample history is one). Each algorithm keeps
+/// its own entry under a key; flows on the same host get the same handle.
+#[derive(Clone, Default)]
+pub struct HostShared(Rc<RefCell<Vec<(&'static str, Rc<dyn Any>)>>>);
+
+impl HostShared {
+    /// The host's value under `key`, created by `make` on first use.
+    pub fn entry<T: 'static>(&self, key: &'static str, make: impl FnOnce() -> T) -> Rc<T> {
+        let mut entries = self.0.borrow_mut();
+        if let Some((_, v)) = entries.iter().find(|(k, _)| *k == key) {
+            return v
+                .clone()
+                .downcast::<T>()
+                .expect("one type per host-shared key");
+        }
+        let v = Rc::new(make());
+        entries.push((key, v.clone()));
+        v
+    }
+}
+
+impl std::fmt::Debug for HostShared {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let keys: Vec<_> = self.0.borrow().iter().map(|(k, _)| *k).collect();
+        f.debug_tuple("HostShared").field(&keys).finish()
+    }
+}
+
 /// What an algorithm is built from.
 pub struct CcInit {
     pub mss: u32,
@@ -127,6 +159,8 @@ pub struct CcInit {
     pub srtt: Option<Duration>,
     /// This flow's own random stream (BBR's random PROBE_BW phase).
     pub rng: Rng,
+    /// State shared with the other connections of the same sending host.
+    pub host: HostShared,
 }
 
 /// A congestion-control algorithm. See the module header for when each hook runs.
@@ -269,6 +303,22 @@ impl<'de> Deserialize<'de> for CcConfig {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_shared_entries_are_created_once_and_shared() {
+        let host = HostShared::default();
+        let a = host.entry("hist", || RefCell::new(vec![1]));
+        host.entry("hist", || RefCell::new(vec![2]))
+            .borrow_mut()
+            .push(3);
+        assert_eq!(*a.borrow(), vec![1, 3]);
+        assert_eq!(
+            *HostShared::default()
+                .entry("hist", || RefCell::new(vec![2]))
+                .borrow(),
+            vec![2]
+        );
+    }
 
     #[test]
     fn a_name_or_a_table_selects_the_algorithm() {

@@ -206,20 +206,11 @@ fn recovery_takes_over_a_running_cwr_reduction_instead_of_reducing_twice() {
 }
 
 mod validation {
-    use crate::cc::{CcInit, WindowValidation};
-    use crate::engine::Rng;
+    use crate::cc::WindowValidation;
     use crate::time::Duration;
 
     fn reno_with_cwnd(cwnd: u32) -> crate::cc::Reno {
-        let mut r = crate::cc::Reno::new(
-            Default::default(),
-            CcInit {
-                mss: 1448,
-                initial_cwnd: 10,
-                srtt: None,
-                rng: Rng::stream(1, 1),
-            },
-        );
+        let mut r = crate::cc::Reno::new(Default::default(), crate::testing::init());
         r.window.cwnd = cwnd;
         r.window.ssthresh = 40; // after an earlier loss; infinite would stay infinite
         r

@@ -31,7 +31,9 @@ use super::rate_sample::{RateSample, RateState};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
 use super::Outbox;
-use crate::cc::{CaState, CcConfig, CcInit, CongestionControl, Conn, SentPacket, WindowValidation};
+use crate::cc::{
+    CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, WindowValidation,
+};
 use crate::engine::{Alarm, Rng};
 use crate::net::packet::{FlowId, Kind, Packet};
 use crate::time::{Duration, Time};
@@ -73,6 +75,7 @@ pub struct TcpSender {
     cfg: SenderConfig,
     cc_config: CcConfig,
     cc_rng: Option<Rng>,
+    host: HostShared,
     cc: Option<Box<dyn CongestionControl>>,
     phase: Phase,
     write_seq: u64,
@@ -105,12 +108,19 @@ pub struct TcpSender {
 }
 
 impl TcpSender {
-    pub fn new(flow: FlowId, cfg: SenderConfig, cc_config: CcConfig, cc_rng: Rng) -> Self {
+    pub fn new(
+        flow: FlowId,
+        cfg: SenderConfig,
+        cc_config: CcConfig,
+        cc_rng: Rng,
+        host: HostShared,
+    ) -> Self {
         TcpSender {
             flow,
             cfg,
             cc_config,
             cc_rng: Some(cc_rng),
+            host,
             cc: None,
             phase: Phase::Idle,
             write_seq: 0,
@@ -207,6 +217,7 @@ impl TcpSender {
                     initial_cwnd: self.cfg.initial_cwnd,
                     srtt: self.rtt.srtt(),
                     rng: self.cc_rng.take().expect("algorithm built once"),
+                    host: self.host.clone(),
                 };
                 self.cc = Some(self.cc_config.build(init));
                 self.snd_wnd_end = pkt.rwnd;
@@ -661,7 +672,12 @@ impl TcpSender {
     }
 
     fn reo_wnd(&self) -> Duration {
-        self.rack.reo_wnd(self.ca_state, self.sb.sacked_out, self.rtt.min_rtt(), self.rtt.srtt())
+        self.rack.reo_wnd(
+            self.ca_state,
+            self.sb.sacked_out,
+            self.rtt.min_rtt(),
+            self.rtt.srtt(),
+        )
     }
 
     /// `tcp_rack_reo_timeout`.
