@@ -1,3 +1,4 @@
 //! Applications on top of connections.
 
 pub mod bulk;
+pub mod dash;

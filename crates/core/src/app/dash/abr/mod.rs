@@ -1,0 +1,110 @@
+//! Adaptive-bitrate rules behind one trait.
+//!
+//! The player asks its [`Abr`] for the level of the next segment of a track
+//! whenever it is about to request one, tells it about every finished
+//! download, about stalls, and asks it during a download whether to abandon.
+//! Rules see the player only through [`AbrContext`]; they keep their own
+//! estimators (dash.js throughput history, BOLA's placeholder, ...).
+
+use super::video::Video;
+use crate::time::{Duration, Time};
+
+/// One finished (or abandoned) segment download, as the player measured it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Download {
+    pub index: usize,
+    pub level: usize,
+    /// Response body bytes received.
+    pub bytes: u64,
+    pub requested_at: Time,
+    /// When the first response byte arrived.
+    pub first_byte_at: Time,
+    /// When the last byte arrived (or the download was abandoned).
+    pub completed_at: Time,
+    /// Buffer level when the request was issued.
+    pub buffer_at_request: Duration,
+    pub abandoned: bool,
+}
+
+impl Download {
+    /// Time to first byte.
+    pub fn latency(&self) -> Duration {
+        self.first_byte_at.saturating_since(self.requested_at)
+    }
+
+    /// Time from first to last byte.
+    pub fn transfer_time(&self) -> Duration {
+        self.completed_at.saturating_since(self.first_byte_at)
+    }
+
+    /// bits/s over the transfer time (latency excluded, as dash.js `useDeadTimeLatency`).
+    pub fn throughput_bps(&self) -> f64 {
+        let t = self.transfer_time().as_secs_f64().max(1e-3);
+        self.bytes as f64 * 8.0 / t
+    }
+}
+
+/// A download in progress, for abandonment decisions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Progress {
+    pub index: usize,
+    pub level: usize,
+    pub bytes_total: u64,
+    pub bytes_received: u64,
+    pub requested_at: Time,
+    pub first_byte_at: Option<Time>,
+    /// Progress events so far (one per batch of in-order bytes delivered to the player).
+    pub events: usize,
+}
+
+/// What a rule sees when asked for a level.
+#[derive(Clone, Debug)]
+pub struct AbrContext<'a> {
+    pub now: Time,
+    pub video: &'a Video,
+    /// Segment about to be requested.
+    pub index: usize,
+    /// Media time buffered ahead of the playhead.
+    pub buffer: Duration,
+    /// Level of the previous segment of this track (`None` before the first).
+    pub last_level: Option<usize>,
+    /// Completed downloads of this track, oldest first.
+    pub history: &'a [Download],
+    /// The buffer is empty and playback is waiting.
+    pub stalled: bool,
+    pub playback_started: bool,
+}
+
+/// A rule's answer: the level, and how long to wait before requesting it (BOLA's pacing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub level: usize,
+    pub delay: Duration,
+}
+
+impl Decision {
+    pub fn now(level: usize) -> Self {
+        Decision { level, delay: Duration::ZERO }
+    }
+}
+
+pub trait Abr {
+    /// Level (and optional delay) for segment `ctx.index`.
+    fn decide(&mut self, ctx: &AbrContext) -> Decision;
+
+    /// A download finished (or was abandoned).
+    fn on_download(&mut self, _ctx: &AbrContext, _d: &Download) {}
+
+    /// Playback stalled: the buffer ran empty.
+    fn on_buffer_empty(&mut self, _now: Time) {}
+
+    /// During a download: `Some(level)` abandons it and re-requests the segment at `level`.
+    fn abandon(&mut self, _ctx: &AbrContext, _p: &Progress) -> Option<usize> {
+        None
+    }
+
+    /// The rule's current throughput estimate, bits/s (for segments.parquet).
+    fn estimate_bps(&self) -> Option<f64>;
+
+    fn name(&self) -> &'static str;
+}
