@@ -84,7 +84,10 @@ pub struct Decision {
 
 impl Decision {
     pub fn now(level: usize) -> Self {
-        Decision { level, delay: Duration::ZERO }
+        Decision {
+            level,
+            delay: Duration::ZERO,
+        }
     }
 }
 
@@ -108,3 +111,5 @@ pub trait Abr {
 
     fn name(&self) -> &'static str;
 }
+mod config;
+pub use config::AbrConfig;
