@@ -1,6 +1,7 @@
 //! Integration tests: whole runs through the public API, one module per behaviour.
 
 mod conservation;
+mod dash;
 mod determinism;
 
 use bloatlab_core::scenario::Scenario;
