@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 # reader (pandas, polars, DuckDB, Parquet round trips) accepts.
 _INDEX_TYPE = np.int32
 
+# Tables only some runs have (segments: DASH flows); not written when empty.
+OPTIONAL_TABLES = frozenset({"segments"})
+
 
 @dataclass(frozen=True)
 class Result:
@@ -66,6 +69,11 @@ class Result:
     def samples(self) -> pa.Table:
         return self.table("samples")
 
+    @property
+    def segments(self) -> pa.Table:
+        """DASH segment downloads (empty when the run has no DASH flow)."""
+        return self.table("segments")
+
     def table(self, name: str) -> pa.Table:
         try:
             return self.tables[name]
@@ -87,6 +95,8 @@ class Result:
                 json.dump(self.summary, f, indent=2)
                 f.write("\n")
             for name, table in self.tables.items():
+                if name in OPTIONAL_TABLES and table.num_rows == 0:
+                    continue
                 pq.write_table(table, folder / f"{name}.parquet")
             if plot:
                 from .plots.overview import save_overview

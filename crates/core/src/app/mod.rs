@@ -36,8 +36,8 @@ pub trait Net {
     fn write(&mut self, conn: ConnId, bytes: u64);
     /// Server side: bytes written to `conn`'s socket that have not been sent yet.
     fn unsent(&self, conn: ConnId) -> u64;
-    /// Server side: how much `conn`'s socket holds before the application should wait
-    /// (in flight + unsent), as Linux autotunes `sk_sndbuf`.
+    /// Server side: how much unsent data `conn`'s socket accepts now: its send
+    /// buffer (Linux autotunes `sk_sndbuf` to about twice the window) minus what is in flight.
     fn send_buffer(&self, conn: ConnId) -> u64;
     /// Server side: forgets data written but not yet sent (an aborted response).
     fn discard_unsent(&mut self, conn: ConnId);
