@@ -2,4 +2,5 @@
 //! player, ABR rules and QoE.
 
 pub mod abr;
+pub mod profile;
 pub mod video;
