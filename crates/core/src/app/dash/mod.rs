@@ -24,6 +24,8 @@ use video::Video;
 
 /// Bytes of the MPD dash.js fetches before anything else.
 pub const MANIFEST_BYTES: u64 = 4_000;
+/// Browsers fire XHR `progress` events at most this often (XMLHttpRequest spec: every 50 ms).
+pub const PROGRESS_INTERVAL: crate::time::Duration = crate::time::Duration::from_millis(50);
 
 /// A DASH flow's configuration, resolved.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,6 +46,7 @@ pub struct DashSession {
     manifest: Option<u64>,
     started_at: Time,
     arrivals: Vec<Arrival>,
+    next_progress: Time,
 }
 
 impl DashSession {
@@ -57,14 +60,20 @@ impl DashSession {
         let player_cfg = PlayerConfig {
             buffer_time_default: p.buffer_time_default,
             buffer_time_at_top_quality: top,
+            stall_threshold: p.stall_threshold,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
+        debug_assert!(
+            cfg.abr.check_video(&cfg.video).is_ok(),
+            "scenario validation checks the ABR against the video"
+        );
         DashSession {
             http: Http::new(cfg.http, cfg.max_connections),
             player: Player::new(player_cfg, cfg.video, cfg.audio, abr),
             manifest: None,
             started_at: Time::ZERO,
             arrivals: Vec::new(),
+            next_progress: Time::ZERO,
         }
     }
 
@@ -116,38 +125,21 @@ impl DashSession {
         if a.complete {
             self.player
                 .on_fetched(now, track, x.body_bytes, x.first_byte_at, false);
-        } else if track == VIDEO {
-            if let Some(level) = self
+        } else if track == VIDEO && now >= self.next_progress {
+            // browsers fire XHR progress events at most every 50 ms
+            self.next_progress = now + PROGRESS_INTERVAL;
+            if self
                 .player
                 .on_progress(now, x.body_received(), x.first_byte_at)
+                .is_some()
             {
-                self.abandon(a.id, level, net);
+                // abandon; the player asks its ABR again (which remembers why) for the re-request
+                self.http.abort(a.id, net);
+                let x = self.http.exchange(a.id);
+                self.player
+                    .on_fetched(now, VIDEO, x.body_received(), x.first_byte_at, true);
             }
         }
-    }
-
-    /// Abandons the video download in exchange `id` and fetches its segment again at `level`.
-    fn abandon(&mut self, id: u64, level: usize, net: &mut dyn Net) {
-        let now = net.now();
-        self.http.abort(id, net);
-        let x = self.http.exchange(id).clone();
-        let f = self
-            .player
-            .fetching(VIDEO)
-            .cloned()
-            .expect("abandoning the video fetch");
-        self.player
-            .on_fetched(now, VIDEO, x.body_received(), x.first_byte_at, true);
-        let bytes = self.player.video().size(f.index, level);
-        self.issue(
-            Want {
-                track: VIDEO,
-                index: f.index,
-                level,
-                bytes,
-            },
-            net,
-        );
     }
 
     fn issue(&mut self, want: Want, net: &mut dyn Net) {

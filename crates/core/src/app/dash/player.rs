@@ -29,7 +29,13 @@ pub struct PlayerConfig {
     pub buffer_time_default: Duration,
     /// Buffer target at the top level.
     pub buffer_time_at_top_quality: Duration,
+    /// Below this level the player reports BUFFER_EMPTY to the ABR (dash.js `stallThreshold`).
+    pub stall_threshold: Duration,
 }
+
+/// How often a playing media element reports its buffer level (dash.js reacts to
+/// `timeupdate`/playback progression, about every 250 ms).
+pub const BUFFER_LEVEL_PERIOD: Duration = Duration::from_millis(250);
 
 pub const VIDEO: usize = 0;
 pub const AUDIO: usize = 1;
@@ -95,6 +101,9 @@ pub struct Player {
     stalls: Vec<(Time, Duration)>,
     ended_at: Option<Time>,
     records: Vec<SegmentRecord>,
+    /// The buffer is below `stall_threshold` and BUFFER_EMPTY has been reported.
+    reported_empty: bool,
+    next_level_report: Time,
 }
 
 impl Player {
@@ -123,6 +132,8 @@ impl Player {
             stalls: Vec::new(),
             ended_at: None,
             records: Vec::new(),
+            reported_empty: false,
+            next_level_report: Time::ZERO,
         }
     }
 
@@ -151,8 +162,25 @@ impl Player {
     }
 
     /// Brings the playhead to `now`, starting a stall (at the exact time the
-    /// buffer emptied) or ending playback on the way.
+    /// buffer emptied) or ending playback on the way, and tells the ABR about
+    /// the buffer level (BUFFER_EMPTY below the stall threshold, periodic levels).
     pub fn advance(&mut self, now: Time) {
+        if self.playing && !self.reported_empty {
+            let headroom = self.buffered_end().saturating_sub(self.playhead);
+            let crossing = self.clock + headroom.saturating_sub(self.cfg.stall_threshold);
+            if headroom < self.length().saturating_sub(self.playhead) && crossing <= now {
+                self.reported_empty = true;
+                self.abr.on_buffer_empty(crossing);
+            }
+        }
+        self.move_playhead(now);
+        if self.began_at.is_some() && self.ended_at.is_none() && now >= self.next_level_report {
+            self.abr.on_buffer_level(now, self.level(VIDEO));
+            self.next_level_report = now + BUFFER_LEVEL_PERIOD;
+        }
+    }
+
+    fn move_playhead(&mut self, now: Time) {
         if self.playing {
             let elapsed = now.saturating_since(self.clock);
             let end = self.buffered_end();
@@ -165,7 +193,6 @@ impl Player {
                     self.ended_at = Some(at);
                 } else {
                     self.stall_since = Some(at);
-                    self.abr.on_buffer_empty(at);
                 }
             } else {
                 self.playhead += elapsed;
@@ -349,15 +376,8 @@ impl Player {
             abandoned,
         };
         let stalled = self.stall_since.is_some();
-        let t = &mut self.tracks[track];
-        if !abandoned {
-            t.buffered += t.media.segment_duration;
-            t.next += 1;
-            t.last_level = Some(f.level);
-        }
-        t.history.push(download.clone());
-        let bitrate_bps = t.media.bitrates_bps[f.level];
         if track == VIDEO {
+            // the ABR sees the buffer as it was before this segment is appended
             let ctx = Self::ctx(
                 &self.tracks,
                 self.playhead,
@@ -369,6 +389,14 @@ impl Player {
             );
             self.abr.on_download(&ctx, &download);
         }
+        let t = &mut self.tracks[track];
+        if !abandoned {
+            t.buffered += t.media.segment_duration;
+            t.next += 1;
+            t.last_level = Some(f.level);
+        }
+        t.history.push(download.clone());
+        let bitrate_bps = t.media.bitrates_bps[f.level];
         self.records.push(SegmentRecord {
             track,
             download,
@@ -377,6 +405,12 @@ impl Player {
             stalled,
             exchange: f.exchange,
         });
+        if !abandoned && self.level(VIDEO) >= self.cfg.stall_threshold {
+            self.reported_empty = false;
+        }
+        if track == VIDEO && !abandoned {
+            self.abr.on_buffer_level(now, self.level(VIDEO));
+        }
         self.maybe_play(now);
     }
 
@@ -397,7 +431,11 @@ impl Player {
     pub fn next_wakeup(&self) -> Option<Time> {
         let mut next = Time::NEVER;
         if self.playing {
-            next = next.min(self.clock + self.buffered_end().saturating_sub(self.playhead));
+            let headroom = self.buffered_end().saturating_sub(self.playhead);
+            next = next.min(self.clock + headroom).min(self.next_level_report);
+            if !self.reported_empty && headroom > self.cfg.stall_threshold {
+                next = next.min(self.clock + (headroom - self.cfg.stall_threshold));
+            }
         }
         for track in 0..self.tracks.len() {
             if !self.may_request(track) {

@@ -36,6 +36,7 @@ fn player(
     let cfg = PlayerConfig {
         buffer_time_default: Duration::from_secs(12),
         buffer_time_at_top_quality: Duration::from_secs(30),
+        stall_threshold: Duration::from_millis(500),
     };
     let empties = std::rc::Rc::new(std::cell::Cell::new(0));
     let p = Player::new(
@@ -70,8 +71,8 @@ fn requests_stop_once_the_buffer_plus_a_segment_reaches_the_target() {
     // levels 0 s and 5 s are at most 12 − 5 = 7 s: two segments, then 10 s > 7 s stops
     assert_eq!(got.iter().map(|w| w.index).collect::<Vec<_>>(), vec![0, 1]);
     assert_eq!(got[0].bytes, 2e6 as u64 * 5 / 8);
-    // playing drains 10 s → 7 s after 3 s: that is when the player wakes next
-    assert_eq!(p.next_wakeup(), Some(secs(3.0)));
+    // playing drains 10 s → 7 s after 3 s; before that it only wakes to report its buffer level
+    assert_eq!(p.next_wakeup(), Some(secs(0.25)));
     assert!(p.want(secs(2.999)).is_none());
     assert_eq!(fetch_all(&mut p, secs(3.0)).len(), 1);
 }
