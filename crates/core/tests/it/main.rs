@@ -2,6 +2,7 @@
 
 mod conservation;
 mod determinism;
+mod variants;
 
 use bloatlab_core::scenario::Scenario;
 use bloatlab_core::simulation::{Output, Simulation};
