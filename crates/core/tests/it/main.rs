@@ -3,6 +3,7 @@
 mod conservation;
 mod dash;
 mod determinism;
+mod variants;
 
 use bloatlab_core::scenario::Scenario;
 use bloatlab_core::simulation::{Output, Simulation};
