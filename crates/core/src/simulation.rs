@@ -164,7 +164,7 @@ impl Simulation {
             .iter()
             .map(|f| match &f.app {
                 AppSpec::Bulk { bytes } => App::Bulk(Bulk::new(*bytes)),
-                AppSpec::Dash(cfg) => App::Dash(Box::new(DashSession::new(cfg.clone()))),
+                AppSpec::Dash(cfg) => App::Dash(Box::new(DashSession::new((**cfg).clone()))),
             })
             .collect();
         let t = &scenario.telemetry;

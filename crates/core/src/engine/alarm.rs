@@ -78,7 +78,7 @@ mod tests {
         assert!(!a.on_fire(Time::from_nanos(100)));
         assert_eq!(a.rearm(), Some(Time::from_nanos(300)));
         assert_eq!(a.rearm(), None, "already pending");
-        a.set(Time::NEVER);
+        assert_eq!(a.set(Time::NEVER), None);
         assert!(!a.on_fire(Time::from_nanos(300)));
         assert_eq!(a.rearm(), None, "a cleared alarm stays quiet");
     }

@@ -75,7 +75,7 @@ pub enum AppSpec {
     Bulk {
         bytes: Option<u64>,
     },
-    Dash(DashConfig),
+    Dash(Box<DashConfig>),
 }
 
 #[derive(Clone, Debug)]
@@ -324,14 +324,15 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 bytes: bytes.map(|b| b.0),
             })
         }
-        AppTable::Dash {
-            video,
-            abr,
-            http,
-            audio,
-            profile,
-            max_connections,
-        } => {
+        AppTable::Dash(d) => {
+            let spec::DashTable {
+                video,
+                abr,
+                http,
+                audio,
+                profile,
+                max_connections,
+            } = d.as_ref();
             let video = resolve_video(video).map_err(|m| ScenarioError {
                 path: format!("{path}.app.video"),
                 message: m,
@@ -365,14 +366,14 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 )),
                 None => None,
             };
-            Ok(AppSpec::Dash(DashConfig {
+            Ok(AppSpec::Dash(Box::new(DashConfig {
                 video,
                 audio,
                 abr,
                 http: http.unwrap_or_default(),
                 profile: profile.clone().unwrap_or_default(),
                 max_connections: max_connections as usize,
-            }))
+            })))
         }
     }
 }

@@ -135,16 +135,20 @@ pub enum AppTable {
     /// A bulk source: `bytes` to send, or unlimited.
     Bulk { bytes: Option<SizeField> },
     /// A DASH player and its web server.
-    Dash {
-        /// "www21", "bbb", a Sabre movie JSON path, or `{ bitrates = [...], segment_duration, segments }`.
-        video: serde_json::Value,
-        abr: Option<AbrConfig>,
-        http: Option<Version>,
-        /// Bitrate of an audio track fetched alongside the video.
-        audio: Option<RateField>,
-        profile: Option<Profile>,
-        max_connections: Option<u32>,
-    },
+    Dash(Box<DashTable>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DashTable {
+    /// "www21", "bbb", a Sabre movie JSON path, or `{ bitrates = [...], segment_duration, segments }`.
+    pub video: serde_json::Value,
+    pub abr: Option<AbrConfig>,
+    pub http: Option<Version>,
+    /// Bitrate of an audio track fetched alongside the video.
+    pub audio: Option<RateField>,
+    pub profile: Option<Profile>,
+    pub max_connections: Option<u32>,
 }
 
 /// An inline constant-bitrate ladder.
