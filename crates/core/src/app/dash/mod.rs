@@ -61,6 +61,8 @@ impl DashSession {
             buffer_time_default: p.buffer_time_default,
             buffer_time_at_top_quality: top,
             stall_threshold: p.stall_threshold,
+            schedule: p.schedule,
+            audio_target_extra: p.audio_target_extra,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
         debug_assert!(

@@ -4,21 +4,26 @@
 //!
 //! ```text
 //!   buffer level (per track) = media time buffered − playhead
-//!   request the next segment when   level + segment duration ≤ target
+//!   request the next video segment when   level < target               (dash.js 2.x/3.x)
+//!                                   or   level + segment < target     (v4/v5)
 //!       target = buffer_time_default (12 s in dash.js v3, 18 s in v5), or
 //!                buffer_time_at_top_quality (30 s; 60 s for content ≥ 10 min) at the top level
+//!   request the next audio segment when   audio level < max(video level + extra, segment)
 //!   playback starts when every track has a segment; it stalls the instant a
 //!   track's buffer runs dry and resumes when every track has data again
 //! ```
 //!
 //! The playhead moves in exact integer time, so a stall begins at the
 //! nanosecond the buffer empties, not at the next event. The audio track (if
-//! any) follows the video's buffer target at its single level.
+//! any) follows the video's buffer level at its single level. A request goes
+//! out when the level reaches the threshold (≤ rather than dash.js's <, which
+//! differs only at that one nanosecond and lets a timer set for the crossing fire).
 //!
 //! Deviations: no fast switching (segment replacement) and no seeking; the
 //! manifest is one request made before the first segment.
 
 use super::abr::{Abr, AbrContext, Download, Progress};
+use super::profile::Schedule;
 use super::video::Video;
 use crate::time::{Duration, Time};
 
@@ -31,6 +36,8 @@ pub struct PlayerConfig {
     pub buffer_time_at_top_quality: Duration,
     /// Below this level the player reports BUFFER_EMPTY to the ABR (dash.js `stallThreshold`).
     pub stall_threshold: Duration,
+    pub schedule: Schedule,
+    pub audio_target_extra: Duration,
 }
 
 /// How often a playing media element reports its buffer level (dash.js reacts to
@@ -234,14 +241,18 @@ impl Player {
         }
     }
 
-    /// The level at which `track` wants more, as buffer headroom: request while level < threshold.
+    /// `track` requests while its buffer level is at most this.
     fn threshold(&self, track: usize) -> Duration {
-        let target = self.target();
         let seg = self.tracks[track].media.segment_duration;
-        if target > seg {
-            target - seg
-        } else {
-            target
+        if track == AUDIO {
+            // strictly behind the video (or a segment): one nanosecond under the target
+            let target = (self.level(VIDEO) + self.cfg.audio_target_extra).max(seg);
+            return target.saturating_sub(Duration::from_nanos(1));
+        }
+        let target = self.target();
+        match self.cfg.schedule {
+            Schedule::LevelPlusSegmentBelowTarget if target > seg => target - seg,
+            _ => target,
         }
     }
 
@@ -445,8 +456,22 @@ impl Player {
             if t.not_before > self.clock {
                 next = next.min(t.not_before);
             }
+            if !self.playing {
+                continue;
+            }
             let surplus = self.level(track).saturating_sub(self.threshold(track));
-            if self.playing && !surplus.is_zero() {
+            if track == AUDIO {
+                // audio's threshold drains with the video level, so the surplus only shrinks
+                // once the threshold sits on its one-segment floor
+                let seg = t.media.segment_duration;
+                let above_floor =
+                    (self.level(VIDEO) + self.cfg.audio_target_extra).saturating_sub(seg);
+                if !above_floor.is_zero() {
+                    next = next.min(self.clock + above_floor);
+                    continue;
+                }
+            }
+            if !surplus.is_zero() {
                 next = next.min(self.clock + surplus);
             }
         }

@@ -1,5 +1,6 @@
 use super::*;
 use crate::app::dash::abr::Decision;
+use crate::app::dash::profile::Schedule;
 
 /// Always picks `level`; counts buffer-empty events.
 struct Fixed {
@@ -37,6 +38,8 @@ fn player(
         buffer_time_default: Duration::from_secs(12),
         buffer_time_at_top_quality: Duration::from_secs(30),
         stall_threshold: Duration::from_millis(500),
+        schedule: Schedule::LevelPlusSegmentBelowTarget,
+        audio_target_extra: Duration::ZERO,
     };
     let empties = std::rc::Rc::new(std::cell::Cell::new(0));
     let p = Player::new(
@@ -137,4 +140,18 @@ fn an_abandoned_download_does_not_fill_the_buffer() {
     let again = p.want(secs(2.0)).unwrap();
     assert_eq!(again.index, 0, "the same segment is fetched again");
     assert!(p.records()[0].download.abandoned);
+}
+
+#[test]
+fn audio_following_the_video_does_not_keep_waking_the_player() {
+    let (mut p, _) = player(0, 100, true);
+    p.begin(Time::ZERO);
+    fetch_all(&mut p, Time::ZERO);
+    p.advance(secs(1.0));
+    // both tracks drain together; nothing changes for audio before the next report or video request
+    let next = p.next_wakeup().unwrap();
+    assert!(
+        next >= secs(1.0) + Duration::from_millis(1),
+        "woke at {next:?}"
+    );
 }

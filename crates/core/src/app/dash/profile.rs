@@ -57,6 +57,8 @@
 //! | `buffer_time_at_top_quality_long_form` | 60 | s | same, content ≥ `long_form_threshold` | Settings.js |
 //! | `long_form_threshold` | 600 | s | long-form content duration | Settings.js |
 //! | `stall_threshold` | 0.5 / 0.3 | s | buffer below this is BUFFER_EMPTY | v3 BufferController, v5 Settings.js |
+//! | `schedule` | level < target / level + segment < target | — | when the next segment is requested | v3 `BufferLevelRule`, v5 `ScheduleController` |
+//! | `audio_target_extra` | 0 / 1 | s | audio target = video level + this (≥ one segment) | v3 `BufferLevelRule`, spec §1.11 |
 //! | `initial_bitrate_video_bps` | 1 000 000 | bit/s | first video request | AbrController `DEFAULT_VIDEO_BITRATE` |
 //! | `initial_bitrate_audio_bps` | 100 000 | bit/s | first audio request | AbrController `DEFAULT_AUDIO_BITRATE` |
 //! | `abandon_load_timeout` | 10 | s | up/down-switch lock after an abandonment | Settings.js `abandonLoadTimeout` |
@@ -147,6 +149,16 @@ pub enum AbandonRate {
     SinceFirstProgress,
 }
 
+/// When the scheduler requests the next segment of a track.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Schedule {
+    /// While the buffer level is below the target (dash.js 2.x/3.x `BufferLevelRule`).
+    LevelBelowTarget,
+    /// While level + one segment is below the target (v4/v5 `ScheduleController`).
+    LevelPlusSegmentBelowTarget,
+}
+
 /// Which quality changes are still applied while ABANDON_LOAD holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -169,6 +181,10 @@ pub struct Profile {
     pub long_form_threshold: Duration,
     #[serde(with = "duration_str")]
     pub stall_threshold: Duration,
+    pub schedule: Schedule,
+    /// Audio's buffer target is the video's buffer level plus this (at least one audio segment).
+    #[serde(with = "duration_str")]
+    pub audio_target_extra: Duration,
     pub initial_bitrate_video_bps: f64,
     pub initial_bitrate_audio_bps: f64,
     #[serde(with = "duration_str")]
@@ -228,6 +244,8 @@ impl Profile {
             buffer_time_at_top_quality_long_form: Duration::from_secs(60),
             long_form_threshold: Duration::from_secs(600),
             stall_threshold: Duration::from_millis(500),
+            schedule: Schedule::LevelBelowTarget,
+            audio_target_extra: Duration::ZERO,
             initial_bitrate_video_bps: INITIAL_BITRATE_VIDEO_BPS,
             initial_bitrate_audio_bps: INITIAL_BITRATE_AUDIO_BPS,
             abandon_load_timeout: Duration::from_secs(10),
@@ -271,6 +289,8 @@ impl Profile {
         Profile {
             buffer_time_default: Duration::from_secs(18),
             stall_threshold: Duration::from_millis(300),
+            schedule: Schedule::LevelPlusSegmentBelowTarget,
+            audio_target_extra: Duration::from_secs(1),
             estimator: Estimator::Ewma,
             window_decrease_scale: WINDOW_DECREASE_SCALE_V5,
             window_scan: WindowScan::Newest,
@@ -448,6 +468,9 @@ impl<'de> Deserialize<'de> for ProfileFields {
             long_form_threshold: Duration,
             #[serde(with = "duration_str")]
             stall_threshold: Duration,
+            schedule: Schedule,
+            #[serde(with = "duration_str")]
+            audio_target_extra: Duration,
             initial_bitrate_video_bps: f64,
             initial_bitrate_audio_bps: f64,
             #[serde(with = "duration_str")]
