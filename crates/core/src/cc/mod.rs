@@ -33,11 +33,13 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 pub mod bbr;
+pub mod bbr2;
 pub mod cubic;
 pub mod reno;
 mod window;
 
 pub use bbr::{Bbr, Params as BbrParams};
+pub use bbr2::{Bbr2, Params as Bbr2Params};
 pub use cubic::{Cubic, Params as CubicParams};
 pub use reno::{Params as RenoParams, Reno};
 
@@ -208,10 +210,16 @@ pub enum CcConfig {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    /// BBRv2 (google/bbr v2alpha).
+    Bbr2(Bbr2Params),
+    /// BBRv3: the BBRv2 code with `Bbr2Params::v3()` defaults.
+    Bbr3(Bbr2Params),
+    /// The oBBR artifact's nginx-quic BBRv2 constants on the BBRv2 code.
+    Bbr2Quic(Bbr2Params),
 }
 
 /// Names accepted for `cc`, for error messages and `bloatlab validate`.
-pub const CC_NAMES: &[&str] = &["reno", "cubic", "bbr"];
+pub const CC_NAMES: &[&str] = &["reno", "cubic", "bbr", "bbr2", "bbr3", "bbr2-quic"];
 
 impl CcConfig {
     pub fn name(&self) -> &'static str {
@@ -219,6 +227,9 @@ impl CcConfig {
             CcConfig::Reno(_) => "reno",
             CcConfig::Cubic(_) => "cubic",
             CcConfig::Bbr(_) => "bbr",
+            CcConfig::Bbr2(_) => "bbr2",
+            CcConfig::Bbr3(_) => "bbr3",
+            CcConfig::Bbr2Quic(_) => "bbr2-quic",
         }
     }
 
@@ -228,6 +239,9 @@ impl CcConfig {
             CcConfig::Reno(p) => serde_json::to_value(p),
             CcConfig::Cubic(p) => serde_json::to_value(p),
             CcConfig::Bbr(p) => serde_json::to_value(p),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
+                serde_json::to_value(p)
+            }
         };
         let mut v = params.expect("parameters serialise");
         v.as_object_mut()
@@ -249,13 +263,17 @@ impl CcConfig {
             }
             CcConfig::Cubic(_) => Ok(()),
             CcConfig::Bbr(p) => p.validate(),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => p.validate(),
         }
     }
 
     /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in
     /// recovery, does its own idle restart) rather than the classic hooks.
     pub fn is_model_based(&self) -> bool {
-        matches!(self, CcConfig::Bbr(_))
+        matches!(
+            self,
+            CcConfig::Bbr(_) | CcConfig::Bbr2(_) | CcConfig::Bbr3(_) | CcConfig::Bbr2Quic(_)
+        )
     }
 
     pub fn build(&self, init: CcInit) -> Box<dyn CongestionControl> {
@@ -263,6 +281,9 @@ impl CcConfig {
             CcConfig::Reno(p) => Box::new(Reno::new(p.clone(), init)),
             CcConfig::Cubic(p) => Box::new(Cubic::new(p.clone(), init)),
             CcConfig::Bbr(p) => Box::new(Bbr::new(p.clone(), init)),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
+                Box::new(Bbr2::new(p.clone(), init))
+            }
         }
     }
 }
@@ -273,6 +294,10 @@ enum CcTable {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    Bbr2(Bbr2Params),
+    Bbr3(bbr2::Bbr3Table),
+    #[serde(rename = "bbr2-quic")]
+    Bbr2Quic(bbr2::Bbr2QuicTable),
 }
 
 #[derive(Deserialize)]
@@ -296,6 +321,9 @@ impl<'de> Deserialize<'de> for CcConfig {
             CcTable::Reno(p) => CcConfig::Reno(p),
             CcTable::Cubic(p) => CcConfig::Cubic(p),
             CcTable::Bbr(p) => CcConfig::Bbr(p),
+            CcTable::Bbr2(p) => CcConfig::Bbr2(p),
+            CcTable::Bbr3(p) => CcConfig::Bbr3(p.0),
+            CcTable::Bbr2Quic(p) => CcConfig::Bbr2Quic(p.0),
         })
     }
 }
