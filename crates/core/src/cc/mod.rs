@@ -34,6 +34,7 @@ use std::rc::Rc;
 
 pub mod b3r;
 pub mod bbr;
+pub mod bbr2;
 pub mod bbr_s;
 pub mod bbr_shallow;
 pub mod cubic;
@@ -43,6 +44,7 @@ mod window;
 
 pub use b3r::{B3r, Params as B3rParams};
 pub use bbr::{Bbr, Params as BbrParams};
+pub use bbr2::{Bbr2, Params as Bbr2Params};
 pub use bbr_s::Params as BbrSParams;
 pub use bbr_shallow::Params as BbrShallowParams;
 pub use cubic::{Cubic, Params as CubicParams};
@@ -217,6 +219,12 @@ pub enum CcConfig {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    /// BBRv2 (google/bbr v2alpha).
+    Bbr2(Bbr2Params),
+    /// BBRv3: the BBRv2 code with `Bbr2Params::v3()` defaults.
+    Bbr3(Bbr2Params),
+    /// The oBBR artifact's nginx-quic BBRv2 constants on the BBRv2 code.
+    Bbr2Quic(Bbr2Params),
     BbrS(BbrSParams),
     BbrShallow(BbrShallowParams),
     Obbr(ObbrParams),
@@ -228,6 +236,9 @@ pub const CC_NAMES: &[&str] = &[
     "reno",
     "cubic",
     "bbr",
+    "bbr2",
+    "bbr3",
+    "bbr2-quic",
     "bbr-s",
     "bbr-shallow",
     "obbr",
@@ -240,6 +251,9 @@ impl CcConfig {
             CcConfig::Reno(_) => "reno",
             CcConfig::Cubic(_) => "cubic",
             CcConfig::Bbr(_) => "bbr",
+            CcConfig::Bbr2(_) => "bbr2",
+            CcConfig::Bbr3(_) => "bbr3",
+            CcConfig::Bbr2Quic(_) => "bbr2-quic",
             CcConfig::BbrS(_) => "bbr-s",
             CcConfig::BbrShallow(_) => "bbr-shallow",
             CcConfig::Obbr(_) => "obbr",
@@ -253,6 +267,9 @@ impl CcConfig {
             CcConfig::Reno(p) => serde_json::to_value(p),
             CcConfig::Cubic(p) => serde_json::to_value(p),
             CcConfig::Bbr(p) => serde_json::to_value(p),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
+                serde_json::to_value(p)
+            }
             CcConfig::BbrS(p) => serde_json::to_value(p),
             CcConfig::BbrShallow(p) => serde_json::to_value(p),
             CcConfig::Obbr(p) => serde_json::to_value(p),
@@ -278,6 +295,7 @@ impl CcConfig {
             }
             CcConfig::Cubic(_) => Ok(()),
             CcConfig::Bbr(p) => p.validate(),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => p.validate(),
             CcConfig::BbrS(p) => p.validate(),
             CcConfig::BbrShallow(p) => p.validate(),
             CcConfig::Obbr(p) => p.validate(),
@@ -291,6 +309,9 @@ impl CcConfig {
         matches!(
             self,
             CcConfig::Bbr(_)
+                | CcConfig::Bbr2(_)
+                | CcConfig::Bbr3(_)
+                | CcConfig::Bbr2Quic(_)
                 | CcConfig::BbrS(_)
                 | CcConfig::BbrShallow(_)
                 | CcConfig::Obbr(_)
@@ -303,6 +324,9 @@ impl CcConfig {
             CcConfig::Reno(p) => Box::new(Reno::new(p.clone(), init)),
             CcConfig::Cubic(p) => Box::new(Cubic::new(p.clone(), init)),
             CcConfig::Bbr(p) => Box::new(Bbr::new(p.clone(), init)),
+            CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
+                Box::new(Bbr2::new(p.clone(), init))
+            }
             CcConfig::BbrS(p) => Box::new(bbr_s::new(p, init)),
             CcConfig::BbrShallow(p) => Box::new(bbr_shallow::new(p, init)),
             CcConfig::Obbr(p) => Box::new(Obbr::new(p.clone(), init)),
@@ -317,6 +341,10 @@ enum CcTable {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    Bbr2(Bbr2Params),
+    Bbr3(bbr2::Bbr3Table),
+    #[serde(rename = "bbr2-quic")]
+    Bbr2Quic(bbr2::Bbr2QuicTable),
     #[serde(rename = "bbr-s")]
     BbrS(BbrSParams),
     #[serde(rename = "bbr-shallow")]
@@ -346,6 +374,9 @@ impl<'de> Deserialize<'de> for CcConfig {
             CcTable::Reno(p) => CcConfig::Reno(p),
             CcTable::Cubic(p) => CcConfig::Cubic(p),
             CcTable::Bbr(p) => CcConfig::Bbr(p),
+            CcTable::Bbr2(p) => CcConfig::Bbr2(p),
+            CcTable::Bbr3(p) => CcConfig::Bbr3(p.0),
+            CcTable::Bbr2Quic(p) => CcConfig::Bbr2Quic(p.0),
             CcTable::BbrS(p) => CcConfig::BbrS(p),
             CcTable::BbrShallow(p) => CcConfig::BbrShallow(p),
             CcTable::Obbr(p) => CcConfig::Obbr(p),

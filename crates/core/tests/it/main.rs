@@ -1,5 +1,6 @@
 //! Integration tests: whole runs through the public API, one module per behaviour.
 
+mod bbr2;
 mod conservation;
 mod dash;
 mod determinism;

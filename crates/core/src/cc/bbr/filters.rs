@@ -18,7 +18,8 @@
 //! (BBR v1: packet-timed rounds; BBRv2's min_rtt: ns).
 //!
 //! [`BwFilter`] is what BBR reads `max_bw()` from. [`MaxBwFilter`] is Linux v1's
-//! windowed max over 10 rounds; BBR-S's percentile filter is another implementation.
+//! windowed max over 10 rounds; BBRv2's two-cycle `bw_hi` filter
+//! (`bbr2::CycleMaxBwFilter`) and BBR-S's percentile filter are other implementations.
 
 use std::fmt::Debug;
 
@@ -130,6 +131,10 @@ pub trait BwFilter: Debug {
 
     /// Forgets all samples (oBBR's bandwidth-drop reset); the estimate becomes 0.
     fn reset(&mut self, round: u64);
+
+    /// BBRv2/v3 end a PROBE_BW cycle's bandwidth-probe feedback here (Linux
+    /// `bbr2_advance_bw_hi_filter`). Filters windowed in rounds ignore it.
+    fn advance_cycle(&mut self) {}
 }
 
 /// Linux BBR v1's bandwidth filter: the windowed max over `bw_filter_rounds`

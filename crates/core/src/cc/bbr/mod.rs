@@ -182,18 +182,18 @@ mod startup;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use ack_aggregation::AckAggregation;
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
 pub use params::Params;
 pub use percentile::{PercentileFilter, PercentileHistory};
+pub(crate) use startup::FullBw;
 
 use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
-use ack_aggregation::AckAggregation;
 use long_term::LongTermBw;
-use startup::FullBw;
 
 /// BBR's operating mode (Linux `enum bbr_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

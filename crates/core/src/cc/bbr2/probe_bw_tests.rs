@@ -1,0 +1,491 @@
+//! PROBE_BW's DOWN/CRUISE/REFILL/UP cycle and the bounds, on the path of `tests.rs`
+//! (1953.125 pkt/s, min_rtt 8.192 ms, 2-packet ACKs every 1.024 ms, 8 ACKs a round).
+
+use super::probe_bw::AckPhase;
+use super::tests::*;
+use super::*;
+
+/// Runs ACKs from `make(k)` until `stop` holds (at most `max`), returning how many ran.
+fn ack_until(
+    d: &mut Driver,
+    max: usize,
+    make: impl Fn(usize) -> crate::testing::Ack,
+    stop: impl Fn(&Bbr2) -> bool,
+) -> usize {
+    for k in 1..=max {
+        d.ack(make(k));
+        if stop(&d.cc) {
+            return k;
+        }
+    }
+    panic!(
+        "condition not reached in {max} ACKs (state {:?})",
+        d.cc.state
+    );
+}
+
+/// PROBE_BW UP on the path, entered from CRUISE through REFILL.
+fn drive_to_up(p: Params) -> Driver {
+    let mut d = drive_to_cruise(p);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    ack_until(
+        &mut d,
+        8,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    d
+}
+
+#[test]
+fn down_paces_at_three_quarters_until_inflight_fits_the_headroom_target_and_one_bdp() {
+    let mut d = drive_to_probe_bw(Params::default());
+    // floor(1953.125 · 1448 · 0.75 · 0.99) = 2 099 882 B/s
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(2_099_882 * 8)));
+    d.cc.b.inflight_hi = Some(17); // headroom target 17 − max(1, floor(17 · 38/256)) = 15
+    d.fill_window = false;
+    d.conn.inflight = 16; // ≤ inflight(bw, 1) = 16 but above the headroom target
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert_eq!(d.cc.cwnd(), 17); // DOWN caps cwnd at inflight_hi
+    d.conn.inflight = 15;
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    assert_eq!(d.cc.cwnd(), 15); // CRUISE caps it at the headroom target
+}
+
+#[test]
+fn cruise_refills_after_target_inflight_rounds_for_reno_coexistence() {
+    let mut d = drive_to_probe_bw(Params::default());
+    let head_start = d.cc.probe.rounds_since_probe;
+    assert!(head_start < 2);
+    // rounds start every 8 ACKs; REFILL once min(63, target_inflight = 16) rounds have passed
+    let acks = ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    assert_eq!(acks as u32, 8 * (16 - head_start));
+    assert!(d.cc.probe.wait >= Duration::from_secs(2));
+}
+
+#[test]
+fn without_the_reno_bound_cruise_refills_after_2_s_plus_a_random_second() {
+    let p = Params {
+        bw_probe_reno_gain: 0.0,
+        bw_probe_max_rounds: 1000, // above the 255 rounds_since_probe saturates at
+        ..Params::default()
+    };
+    let mut d = drive_to_probe_bw(p);
+    let (start, wait) = (d.cc.cycle_stamp, d.cc.probe.wait);
+    assert_eq!(start, d.now); // the wait runs from entering DOWN
+    assert!(
+        wait >= Duration::from_secs(2) && wait < Duration::from_secs(3),
+        "{wait:?}"
+    );
+    ack_until(
+        &mut d,
+        4000,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    assert!(d.now > start + wait && d.now <= start + wait + us(1024));
+    // another flow (another random stream) waits a different time
+    let other = Bbr2::new(
+        Params::default(),
+        crate::cc::CcInit {
+            rng: crate::engine::Rng::stream(2, 1),
+            ..crate::testing::init()
+        },
+    );
+    let mut o = other;
+    o.pick_probe_wait();
+    assert_ne!(o.probe.wait, wait);
+}
+
+#[test]
+fn refill_forgets_the_lower_bounds_and_lasts_one_round_then_probes_up() {
+    let mut d = drive_to_cruise(Params::default());
+    d.cc.b.bw_lo = Some(1500.0);
+    d.cc.b.inflight_lo = Some(20);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    assert_eq!((d.cc.b.bw_lo, d.cc.b.inflight_lo), (None, None));
+    assert_eq!(d.cc.probe.ack_phase, AckPhase::Refilling);
+    assert!(!d.cc.probe.bw_probe_samples);
+    assert_eq!(d.cc.metrics().pacing_gain, Some(1.0));
+    let acks = ack_until(
+        &mut d,
+        20,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    assert_eq!(acks, 8);
+    assert!(d.cc.probe.bw_probe_samples);
+    assert_eq!(d.cc.probe.ack_phase, AckPhase::ProbeStarting);
+    assert_eq!(d.cc.metrics().pacing_gain, Some(1.25));
+}
+
+#[test]
+fn v2_up_ends_after_min_rtt_once_in_net_reaches_five_quarters_bdp() {
+    let mut d = drive_to_up(Params::default());
+    let entered = d.now;
+    // in_net = inflight 34 + tso 2 ≥ inflight(bw, 1.25) = 22 at once, but 8 ACKs are only 8.192 ms
+    for _ in 0..8 {
+        d.ack(steady());
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
+    }
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert_eq!(d.now - entered, us(9 * 1024));
+    // Below the target UP persists past min_rtt.
+    let mut d = drive_to_up(Params::default());
+    d.fill_window = false;
+    for _ in 0..20 {
+        d.conn.inflight = 19; // + 2 = 21 < 22
+        d.ack(steady());
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
+    }
+}
+
+#[test]
+fn v3_up_ends_on_a_bandwidth_plateau_of_three_rounds() {
+    let mut d = drive_to_up(Params::v3());
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(2.25));
+    assert_eq!(d.cc.metrics().pacing_gain, Some(1.25));
+    // start_probe_up set full_bw = this sample; rounds start on UP ACKs 8, 16, 24
+    let acks = ack_until(
+        &mut d,
+        40,
+        |_| steady(),
+        |c| c.state != State::ProbeBw(Phase::Up),
+    );
+    assert_eq!(acks, 24);
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert_eq!(d.cc.metrics().pacing_gain, Some(232.0 / 256.0));
+}
+
+#[test]
+fn v3_keeps_probing_up_while_inflight_hi_limits_cwnd() {
+    let mut d = drive_to_cruise(Params::v3());
+    d.cc.b.inflight_hi = Some(30);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    for k in 1..=40 {
+        d.ack(steady()); // cwnd-limited at inflight_hi: the plateau detector restarts
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Up), "ACK {k}");
+    }
+}
+
+#[test]
+fn up_grows_inflight_hi_by_one_two_four_packets_per_round_while_cwnd_limited_at_it() {
+    let p = Params {
+        bw_probe_pif_gain: 10.0, // keep v2's UP going
+        ..Params::default()
+    };
+    let mut d = drive_to_cruise(p.clone());
+    d.cc.b.inflight_hi = Some(30);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    assert_eq!(d.cc.probe.up_cnt, Some(30)); // cwnd / 2^0 packets acked per +1
+    let mut hi = Vec::new();
+    for k in 1..=32 {
+        d.ack(steady());
+        if k % 8 == 0 {
+            hi.push(d.cc.b.inflight_hi.unwrap());
+        }
+    }
+    // 16 packets acked a round, one +1 per cwnd/2^k of them: 30/2 = 15, 32/4 = 8, 34/8 = 4 ...
+    // ... until inflight_hi (37) passes cwnd, which the model caps at bdp(2) + 2 + 2 = 36
+    assert_eq!(hi, [30, 32, 34, 37]);
+    assert_eq!(d.cc.cwnd(), 36);
+    assert_eq!(d.cc.probe.up_acks, 0);
+    // not cwnd-limited: no growth, and v2 drops the unused credit
+    let mut d = drive_to_cruise(p);
+    d.cc.b.inflight_hi = Some(30);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    d.acks(9, steady());
+    assert_eq!((d.cc.b.inflight_hi, d.cc.probe.up_acks), (Some(31), 3));
+    d.conn.is_cwnd_limited = false;
+    d.ack(steady());
+    assert_eq!((d.cc.b.inflight_hi, d.cc.probe.up_acks), (Some(31), 0));
+}
+
+#[test]
+fn v3_keeps_the_up_credit_while_not_cwnd_limited() {
+    let mut d = drive_to_cruise(Params::v3());
+    d.cc.b.inflight_hi = Some(30);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    d.ack(steady());
+    let acks = d.cc.probe.up_acks;
+    assert_eq!(acks, 2);
+    d.conn.is_cwnd_limited = false;
+    d.ack(steady());
+    assert_eq!(d.cc.probe.up_acks, acks);
+}
+
+#[test]
+fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_down() {
+    let mut d = drive_to_up(Params::default());
+    // 1 of 52 is 1.9 %: not above floor(52 · 5/256) = 1
+    ack_x(
+        &mut d,
+        steady().lost(1),
+        Extra {
+            lost: 1,
+            tx_in_flight: 52,
+        },
+    );
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
+    assert_eq!(d.cc.b.inflight_hi, None);
+    // 2 of 52 is: inflight_hi = max(tx_in_flight, 0.703 · target_inflight)
+    ack_x(
+        &mut d,
+        steady().lost(2),
+        Extra {
+            lost: 2,
+            tx_in_flight: 52,
+        },
+    );
+    assert_eq!(d.cc.b.inflight_hi, Some(52));
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert!(d.cc.probe.prev_probe_too_high);
+    assert!(!d.cc.probe.bw_probe_samples);
+    // once per probe: more loss in the same probe's feedback changes nothing
+    ack_x(
+        &mut d,
+        steady().lost(2),
+        Extra {
+            lost: 4,
+            tx_in_flight: 10,
+        },
+    );
+    assert_eq!(d.cc.b.inflight_hi, Some(52));
+}
+
+#[test]
+fn the_inflight_hi_cut_keeps_beta_times_target_inflight_when_the_flight_was_small() {
+    let mut d = drive_to_up(Params::default());
+    // target_inflight = min(inflight(bw, 1) = 16 + 2 in UP, cwnd 36) = 18; floor(18 · 180/256) = 12
+    ack_x(
+        &mut d,
+        steady().lost(1),
+        Extra {
+            lost: 1,
+            tx_in_flight: 5,
+        },
+    );
+    assert_eq!(d.cc.b.inflight_hi, Some(12));
+}
+
+#[test]
+fn app_limited_too_high_samples_end_the_probe_without_cutting_inflight_hi() {
+    let mut d = drive_to_up(Params::default());
+    ack_x(
+        &mut d,
+        steady().lost(2).app_limited(),
+        Extra {
+            lost: 2,
+            tx_in_flight: 52,
+        },
+    );
+    assert_eq!(d.cc.b.inflight_hi, None);
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert!(d.cc.probe.prev_probe_too_high);
+}
+
+#[test]
+fn losses_outside_probing_cut_bw_lo_and_inflight_lo_by_beta_once_per_loss_round() {
+    for p in [Params::default(), Params::v3()] {
+        lower_bounds_on_the_low_rate_path(p);
+    }
+}
+
+fn lower_bounds_on_the_low_rate_path(p: Params) {
+    // No Reno-coexistence probe: its round count shrinks with bw_lo and would end CRUISE.
+    let mut d = drive_to_cruise(Params {
+        bw_probe_reno_gain: 0.0,
+        ..p
+    });
+    let low = || ack(2, us(1024), RTT, 8, RTT); // 976.5625 pkt/s: rounds of 4 ACKs
+    for _ in 0..8 {
+        d.ack(low()); // a whole loss round at the low rate: bw_latest = 976.5625
+    }
+    assert_eq!(d.cc.b.bw_latest, BW / 2.0);
+    d.ack(low().lost(1)); // restarts the loss round: it ends 8 packets later
+    for _ in 0..3 {
+        d.ack(low());
+        assert_eq!(d.cc.b.bw_lo, None);
+    }
+    d.ack(low());
+    // bw_lo = max(bw_latest 976.56, 1953.125 · 180/256 = 1373.29)
+    assert_eq!(d.cc.b.bw_lo, Some(BW * 180.0 / 256.0));
+    // inflight_lo = max(inflight_latest 8, floor(34 · 180/256) = 23); cwnd follows
+    assert_eq!(d.cc.b.inflight_lo, Some(23));
+    assert_eq!(d.cc.cwnd(), 23);
+    assert_eq!(d.cc.bw(), BW * 180.0 / 256.0);
+    // a loss-free round changes nothing
+    for _ in 0..8 {
+        d.ack(low());
+    }
+    assert_eq!(
+        (d.cc.b.bw_lo, d.cc.b.inflight_lo),
+        (Some(BW * 180.0 / 256.0), Some(23))
+    );
+    // the next lossy round cuts again, down to the latest delivery rate and 0.703 · 23
+    d.ack(low().lost(1));
+    for _ in 0..4 {
+        d.ack(low());
+    }
+    assert_eq!(d.cc.b.bw_lo, Some(BW / 2.0)); // max(976.56, 965.6)
+    assert_eq!(d.cc.b.inflight_lo, Some(16)); // max(8, floor(16.17))
+    let mut inflight_lo = Vec::new();
+    for _ in 0..2 {
+        d.ack(low().lost(1));
+        d.acks(4, low());
+        inflight_lo.push(d.cc.b.inflight_lo.unwrap());
+    }
+    assert_eq!(inflight_lo, [11, 8]); // floor(11.25), then max(8 delivered a round, floor(7.7))
+    assert_eq!(d.cc.b.bw_lo, Some(BW / 2.0)); // held at the latest delivery rate
+}
+
+#[test]
+fn losses_while_probing_do_not_touch_the_lower_bounds() {
+    let mut d = drive_to_up(Params {
+        bw_probe_pif_gain: 10.0,
+        ..Params::default()
+    });
+    d.ack(steady().lost(1)); // rs.lost = 0: not "too high", so UP goes on
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
+    assert_eq!((d.cc.b.bw_lo, d.cc.b.inflight_lo), (None, None));
+}
+
+#[test]
+fn cruise_and_probe_rtt_leave_15_percent_headroom_below_inflight_hi() {
+    let mut d = drive_to_cruise(Params::default());
+    d.cc.b.inflight_hi = Some(30);
+    assert_eq!(d.cc.inflight_with_headroom(), 26); // 30 − floor(30 · 38/256 = 4.45)
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 26);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    assert_eq!(d.cc.cwnd(), 28); // 26 + 2 acked
+    d.acks(3, steady());
+    assert_eq!(d.cc.cwnd(), 30); // REFILL (like DOWN and UP) is capped at inflight_hi itself
+    d.cc.b.inflight_hi = Some(5);
+    assert_eq!(d.cc.inflight_with_headroom(), 4); // 5 − max(1, 0), at least 4
+}
+
+#[test]
+fn a_risky_probe_stops_at_inflight_hi_and_reprobes_once_its_feedback_ends() {
+    let mut d = drive_to_cruise(Params::default());
+    d.cc.b.inflight_hi = Some(30);
+    d.cc.probe.prev_probe_too_high = true; // the last probe saw too much loss
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Refill),
+    );
+    // in_net = 28 + 2 ≥ inflight_hi on UP's first ACK
+    ack_until(
+        &mut d,
+        8,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert!(d.cc.probe.stopped_risky_probe && !d.cc.probe.prev_probe_too_high);
+    // no loss in the feedback round: probe again at once instead of waiting 2–3 s
+    let acks = ack_until(
+        &mut d,
+        20,
+        |_| steady(),
+        |c| c.state != State::ProbeBw(Phase::Down),
+    );
+    assert_eq!(acks, 8);
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Refill));
+}
+
+#[test]
+fn max_bw_keeps_a_sample_until_the_next_cycle_s_probe_feedback_ends() {
+    let mut d = drive_to_cruise(Params::default());
+    assert_eq!(d.cc.probe.ack_phase, AckPhase::ProbeStopping); // DOWN's feedback round
+    d.ack(ack(2, us(1024), RTT, 16, us(4096))); // 3906.25 pkt/s
+    assert_eq!(d.cc.max_bw(), 2.0 * BW);
+    let mut at_feedback_end = Vec::new();
+    while at_feedback_end.len() < 2 {
+        let before = d.cc.probe.ack_phase;
+        d.ack(steady());
+        if before == AckPhase::ProbeStopping && d.cc.probe.ack_phase == AckPhase::Init {
+            at_feedback_end.push(d.cc.max_bw());
+        }
+    }
+    // bw_hi = [spike, 0] after this cycle; [1953.125, 0] after the next one
+    assert_eq!(at_feedback_end, [2.0 * BW, BW]);
+}
+
+#[test]
+fn with_ecn_enabled_two_rounds_of_ce_marks_end_startup() {
+    let ecn = Params {
+        ecn_enabled: true,
+        ecn_max_rtt_us: 0, // any RTT
+        ..Params::default()
+    };
+    // round starts on ACKs 1, 9: two rounds of 100 % CE; the default ignores the marks
+    for (p, drain_at) in [(ecn, 9), (Params::default(), 25)] {
+        let mut d = driver(p);
+        assert_eq!(ack_until_marked(&mut d), drain_at);
+    }
+}
+
+/// Every packet CE-marked; returns the ACK on which DRAIN starts.
+fn ack_until_marked(d: &mut Driver) -> usize {
+    for k in 1..=40 {
+        d.conn.delivered_ce += 2;
+        d.ack(steady());
+        if d.cc.state == State::Drain {
+            if d.cc.ecn.eligible {
+                assert_eq!(d.cc.b.inflight_hi, Some(16));
+            }
+            return k;
+        }
+    }
+    panic!("STARTUP never ended");
+}

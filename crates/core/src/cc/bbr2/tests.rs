@@ -1,0 +1,587 @@
+//! BBRv2/v3 behaviour, driven by scripted ACKs with hand-computed expectations:
+//! STARTUP, DRAIN, PROBE_RTT, loss hooks, the fast path, and the harness the
+//! sibling files share. PROBE_BW and the bounds are in `probe_bw_tests.rs`;
+//! parameters, presets and telemetry in `params_tests.rs`.
+//!
+//! Most tests use one path whose rounded-up bandwidth samples are exact:
+//! 16 packets per min_rtt = 8.192 ms, i.e. 1953.125 pkt/s (32768 units of
+//! 2^-24 pkt/µs), ACKs of 2 packets every 1.024 ms whose rate sample is 16
+//! packets over 8.192 ms. A packet-timed round is 8 ACKs. On it:
+//!
+//! ```text
+//!   bdp(g)  = ceil(16 g):  bdp(1) = 16, bdp(1.25) = 20, bdp(2) = 32, bdp(2.25) = 36,
+//!             bdp(0.5) = 8, bdp(739/256) = ceil(46.19) = 47
+//!   tso_goal = 2 at pacing gains ≤ 1.25 (≤ 3.5 MB/s >> 10 < 2 MSS), 5 at 739/256 (8.08 MB/s)
+//!   extra_acked = 2 (each ACK brings the 2 packets bw predicts, plus the 2 it is made of)
+//!   STARTUP target  = max(47 + 2, 3·5) = 49;  PROBE_BW target = 32 + 2 = 34 (UP: 36)
+//!   inflight(bw, 1) = max(16, 6) = 16;  inflight(bw, 1.25) in UP = 20 + 2 = 22
+//! ```
+
+use super::*;
+use crate::testing::{self, Ack, AckDriver};
+
+pub(super) const BW: f64 = 1953.125;
+pub(super) const RTT: Duration = Duration::from_micros(8192);
+
+pub(super) fn us(v: u64) -> Duration {
+    Duration::from_micros(v)
+}
+
+/// The v2/v3 rate-sample fields `AckDriver` does not script, for the next ACK only.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Extra {
+    /// `rs.lost`: packets marked lost since the reference packet was sent.
+    pub lost: u64,
+    /// `rs.tx_in_flight`.
+    pub tx_in_flight: u32,
+}
+
+/// [`Bbr2`] behind a shim that adds [`Extra`] to the next rate sample. Derefs to
+/// the algorithm so tests read its state directly.
+pub(super) struct Shim {
+    pub cc: Bbr2,
+    pub next: Extra,
+}
+
+impl std::ops::Deref for Shim {
+    type Target = Bbr2;
+    fn deref(&self) -> &Bbr2 {
+        &self.cc
+    }
+}
+
+impl std::ops::DerefMut for Shim {
+    fn deref_mut(&mut self) -> &mut Bbr2 {
+        &mut self.cc
+    }
+}
+
+impl CongestionControl for Shim {
+    fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
+        let x = std::mem::take(&mut self.next);
+        let rs = RateSample {
+            lost: x.lost,
+            tx_in_flight: x.tx_in_flight,
+            ..*rs
+        };
+        self.cc.on_ack(now, conn, &rs);
+    }
+    fn on_recovery_start(&mut self, now: Time, conn: &Conn) {
+        self.cc.on_recovery_start(now, conn);
+    }
+    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
+        self.cc.on_rto(now, conn, new_episode);
+    }
+    fn on_tx_start(&mut self, now: Time, conn: &Conn) {
+        self.cc.on_tx_start(now, conn);
+    }
+    fn cwnd(&self) -> u32 {
+        self.cc.cwnd()
+    }
+    fn pacing_rate(&self) -> Option<Rate> {
+        self.cc.pacing_rate()
+    }
+    fn wants_app_limited(&self) -> bool {
+        self.cc.wants_app_limited()
+    }
+    fn state_name(&self) -> &'static str {
+        self.cc.state_name()
+    }
+    fn metrics(&self) -> CcMetrics {
+        self.cc.metrics()
+    }
+}
+
+pub(super) type Driver = AckDriver<Shim>;
+
+pub(super) fn driver(p: Params) -> Driver {
+    AckDriver::new(Shim {
+        cc: Bbr2::new(p, testing::init()),
+        next: Extra::default(),
+    })
+}
+
+/// `acked` packets `after` the previous event, RTT sample `rtt`, rate sample `d` packets over `interval`.
+pub(super) fn ack(acked: u32, after: Duration, rtt: Duration, d: u64, interval: Duration) -> Ack {
+    Ack {
+        sample: Some((d, interval)),
+        ..Ack::new(acked, after).rtt(rtt)
+    }
+}
+
+/// One ACK of the path.
+pub(super) fn steady() -> Ack {
+    ack(2, us(1024), RTT, 16, RTT)
+}
+
+/// One ACK of the path carrying `extra`.
+pub(super) fn ack_x(d: &mut Driver, a: Ack, extra: Extra) -> RateSample {
+    d.cc.next = extra;
+    d.ack(a)
+}
+
+/// STARTUP on the path, then DRAIN without refilling the window; stops on entering PROBE_BW DOWN.
+pub(super) fn drive_to_probe_bw(p: Params) -> Driver {
+    let mut d = driver(p);
+    while d.cc.state == State::Startup {
+        assert!(d.now < Time::from_secs(1), "STARTUP never ended");
+        d.ack(steady());
+    }
+    d.fill_window = false;
+    while d.cc.state == State::Drain {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    d.fill_window = true;
+    d
+}
+
+/// PROBE_BW CRUISE on the path: DOWN ends on the first ACK whose prior inflight is ≤ 16.
+pub(super) fn drive_to_cruise(p: Params) -> Driver {
+    let mut d = drive_to_probe_bw(p);
+    d.fill_window = false;
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    d.fill_window = true;
+    d
+}
+
+// ---- rate samples and the model ----
+
+#[test]
+fn bandwidth_samples_are_rounded_up_to_linux_units() {
+    let rs = |d, i| RateSample {
+        delivered: Some(d),
+        interval: Some(i),
+        ..RateSample::default()
+    };
+    // 16 · 2^24 / 8192 µs = 32768 units exactly = 1953.125 pkt/s
+    assert_eq!(bw_sample(&rs(16, RTT)), BW);
+    // 10 · 2^24 / 10 000 µs = 16777.2 → 16778 units = 1000.0467 pkt/s, not 1000
+    assert_eq!(bw_sample(&rs(10, us(10_000))), 16778.0 * 1e6 / 16_777_216.0);
+    // sub-µs intervals are invalid, as Linux's interval_us ≤ 0
+    assert_eq!(bw_sample(&rs(1, Duration::from_nanos(999))), 0.0);
+    assert_eq!(bw_sample(&RateSample::default()), 0.0);
+}
+
+#[test]
+fn the_flooring_budget_only_raises_small_bdps_to_three_tso_bursts_plus_two_in_up() {
+    let mut d = drive_to_cruise(Params::default());
+    assert_eq!(d.cc.tso_segs_goal(), 2);
+    assert_eq!(d.cc.inflight(BW, 1.0), 16); // max(16, 6): no +6, no rounding to even as in v1
+    assert_eq!(d.cc.inflight(BW / 4.0, 1.0), 6); // max(4, 6)
+    d.cc.state = State::ProbeBw(Phase::Up);
+    assert_eq!(d.cc.inflight(BW, 1.25), 22);
+}
+
+// ---- STARTUP ----
+
+#[test]
+fn startup_grows_cwnd_by_acked_to_the_high_gain_bdp_plus_aggregation() {
+    let mut d = driver(Params::default());
+    for k in 1..=24u32 {
+        d.ack(steady());
+        let want = if k < 20 { 10 + 2 * k } else { 50 }; // 48 < 49 grows to 50, then stays
+        assert_eq!(d.cc.cwnd(), want, "ACK {k}");
+        assert_eq!(d.cc.metrics().pacing_gain, Some(739.0 / 256.0));
+        assert_eq!(d.cc.metrics().cwnd_gain, Some(739.0 / 256.0));
+    }
+    // v1 would ignore aggregation in STARTUP; v2 counts it (target 49, not 47)
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 2);
+    // floor(1953.125 · 1448 · 739/256 · 0.99) = 8 082 361 B/s
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(8_082_361 * 8)));
+}
+
+#[test]
+fn startup_grows_cwnd_to_twice_the_initial_window_even_above_its_target() {
+    let mut d = driver(Params::default());
+    // 2 packets per 8.192 ms: target = max(ceil(1.95 · 739/256) + 2, 3 · tso 3) = 9 < IW 10
+    let slow = ack(2, RTT, RTT, 2, RTT); // every ACK starts a round: stop before the plateau
+    d.acks(3, slow);
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(d.cc.cwnd(), 16); // 10 + 3 · 2, above the target, toward 2 · IW
+}
+
+#[test]
+fn startup_ends_after_three_rounds_without_25_percent_growth_of_max_bw() {
+    let mut d = driver(Params::default());
+    // round starts at ACKs 1, 9, 17, 25: max_bw flat after the first
+    for k in 1..=24 {
+        d.ack(steady());
+        assert_eq!(d.cc.state, State::Startup, "ACK {k}");
+    }
+    assert_eq!(d.cc.full_bw.cnt, 2);
+    d.ack(steady());
+    assert!(d.cc.full_bw.reached);
+    assert_eq!(d.cc.state, State::Drain);
+    assert_eq!(d.cc.metrics().ssthresh_pkts, Some(16));
+}
+
+#[test]
+fn app_limited_round_starts_do_not_count_toward_a_full_pipe() {
+    let mut d = driver(Params::default());
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    for _ in 0..8 {
+        d.ack(steady().app_limited()); // the round starting on ACK 17 is app-limited
+    }
+    assert_eq!(d.cc.full_bw.cnt, 1);
+    assert_eq!(d.cc.state, State::Startup);
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.state, State::Drain); // on ACK 33, the third counted round
+}
+
+/// A single sample twice the rest, in the middle of the third round.
+fn startup_with_a_spike(p: Params) -> Vec<State> {
+    let mut d = driver(p);
+    let spike = ack(2, us(1024), RTT, 16, us(4096)); // 3906.25 pkt/s ≥ 1.25 · 1953.125
+    let mut states = Vec::new();
+    for k in 1..=60 {
+        d.ack(if k == 20 { spike.clone() } else { steady() });
+        states.push(d.cc.state);
+    }
+    states
+}
+
+#[test]
+fn v3_restarts_the_plateau_count_at_the_sample_v2_at_the_next_round_start() {
+    let first_drain = |s: Vec<State>| s.iter().position(|s| *s == State::Drain).unwrap() + 1;
+    // v2: max_bw holds the spike until the round start on ACK 25 resets the count there;
+    // rounds 33, 41, 49 count: DRAIN on ACK 49
+    assert_eq!(first_drain(startup_with_a_spike(Params::default())), 49);
+    // v3: ACK 20 resets full_bw to the spike at once; 25, 33, 41 count: DRAIN on ACK 41
+    assert_eq!(first_drain(startup_with_a_spike(Params::v3())), 41);
+}
+
+/// STARTUP in Recovery on the path, `lossy` of the next ACKs marking one loss each.
+fn startup_losses(p: Params, lossy: usize, extra: Extra) -> Driver {
+    let mut d = driver(p);
+    for _ in 0..4 {
+        d.ack(steady());
+    }
+    d.enter_recovery();
+    for k in 1..=9 {
+        let a = if k <= lossy {
+            steady().lost(1)
+        } else {
+            steady()
+        };
+        ack_x(&mut d, a, extra);
+    }
+    d
+}
+
+#[test]
+fn startup_exits_on_eight_loss_events_in_a_recovery_round_above_2_percent_loss() {
+    let high = Extra {
+        lost: 2,
+        tx_in_flight: 50, // 2 > floor(50 · 5/256) = 0
+    };
+    // The first lossy ACK restarts the loss round; it ends 16 packets (8 ACKs) later, on ACK 9,
+    // having counted the 8 lossy ACKs 1–8.
+    let d = startup_losses(Params::default(), 8, high);
+    assert!(d.cc.full_bw.reached);
+    assert_eq!(d.cc.state, State::Drain);
+    assert_eq!(d.cc.b.inflight_hi, Some(16)); // inflight(max_bw, 1) = max(16, 3 · 5)
+                                              // Seven events are too few, and the count restarts with the next loss round.
+    let d = startup_losses(Params::default(), 7, high);
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(d.cc.sig.loss_events_in_round, 0);
+    // Nine events at 3/200 = 1.5 % loss are not "too high": 3 ≤ floor(200 · 5/256) = 3.
+    let low = Extra {
+        lost: 3,
+        tx_in_flight: 200,
+    };
+    assert_eq!(
+        startup_losses(Params::default(), 9, low).cc.state,
+        State::Startup
+    );
+    // Outside Recovery the same losses do not end STARTUP.
+    let mut d = driver(Params::default());
+    for _ in 0..13 {
+        ack_x(&mut d, steady().lost(1), high);
+    }
+    assert_eq!(d.cc.state, State::Startup);
+}
+
+#[test]
+fn v3_exits_startup_on_six_loss_events_and_seeds_inflight_hi_with_inflight_latest() {
+    let high = Extra {
+        lost: 2,
+        tx_in_flight: 50,
+    };
+    assert_eq!(
+        startup_losses(Params::default(), 6, high).cc.state,
+        State::Startup
+    );
+    let d = startup_losses(Params::v3(), 6, high);
+    assert_eq!(d.cc.state, State::Drain);
+    assert_eq!(d.cc.b.inflight_hi, Some(16));
+    // v3 keeps the round's largest delivery volume (24, on ACKs 1–8) until after
+    // the ACK that ends the loss round (ACK 9, which delivered 16): inflight_hi = 24
+    let wide = ack(2, us(1024), RTT, 24, us(12_288)); // same rate, 24 packets per sample
+    for (p, hi) in [(Params::v3(), 24), (Params::default(), 16)] {
+        let mut d = driver(p);
+        d.ack(wide.clone());
+        d.enter_recovery();
+        for k in 1..=9 {
+            let a = if k < 9 { wide.clone() } else { steady() };
+            ack_x(&mut d, a.lost(1), high);
+        }
+        assert_eq!(d.cc.state, State::Drain);
+        assert_eq!(d.cc.b.inflight_hi, Some(hi));
+    }
+}
+
+#[test]
+fn v3_uses_gains_2_77_and_2_in_startup_and_drain() {
+    let mut d = driver(Params::v3());
+    d.ack(steady());
+    assert_eq!(d.cc.metrics().pacing_gain, Some(710.0 / 256.0));
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(2.0));
+    while d.cc.state == State::Startup {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.metrics().pacing_gain, Some(88.0 / 256.0));
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(2.0));
+    // STARTUP cwnd target was max(bdp(2) + 2, 3 · 5) = 34, reached from 10 by 2s
+    assert_eq!(d.cc.cwnd(), 34);
+}
+
+#[test]
+fn v3_counts_a_loss_repaired_by_a_tail_loss_probe_as_a_too_high_probe() {
+    for (p, state, hi) in [
+        (Params::v3(), State::ProbeBw(Phase::Down), Some(17)),
+        (Params::default(), State::ProbeBw(Phase::Up), None),
+    ] {
+        let mut d = drive_to_cruise(p);
+        while d.cc.state != State::ProbeBw(Phase::Up) {
+            d.ack(steady());
+        }
+        d.acks(8, steady());
+        // the transport's CWR for a TLP-repaired loss: 1 lost of inflight_latest 16 + 1
+        d.conn.ca_state = CaState::Cwr;
+        d.cc.on_recovery_start(d.now, &d.conn);
+        d.conn.ca_state = CaState::Open;
+        assert_eq!(d.cc.state, state);
+        assert_eq!(d.cc.b.inflight_hi, hi);
+    }
+}
+
+#[test]
+fn v3_seeds_inflight_lo_on_rto_with_the_larger_of_cwnd_and_prior_cwnd() {
+    for (p, lo) in [(Params::v3(), 41), (Params::default(), 34)] {
+        let mut d = drive_to_cruise(p);
+        d.ack(steady());
+        let conn = Conn {
+            inflight: 40, // most of the flight not yet marked lost
+            ca_state: CaState::Loss,
+            ..d.conn.clone()
+        };
+        d.cc.on_rto(d.now, &conn, true);
+        assert_eq!(d.cc.cwnd(), 41);
+        assert_eq!(d.cc.b.inflight_lo, Some(lo));
+    }
+}
+
+#[test]
+fn v3_needs_strictly_more_than_half_the_deliveries_ce_marked_for_too_high() {
+    let half = bounds::LossSample {
+        delivered: 10,
+        delivered_ce: 5,
+        ..Default::default()
+    };
+    for (p, too_high) in [(Params::default(), true), (Params::v3(), false)] {
+        let mut cc = Bbr2::new(p, testing::init());
+        assert!(!cc.is_inflight_too_high(&half), "not ECN-eligible");
+        cc.ecn.eligible = true;
+        assert_eq!(cc.is_inflight_too_high(&half), too_high);
+    }
+}
+
+// ---- DRAIN ----
+
+#[test]
+fn drain_paces_at_88_over_256_then_enters_probe_bw_down_once_inflight_fits_one_bdp() {
+    let mut d = driver(Params::default());
+    while d.cc.state == State::Startup {
+        d.ack(steady());
+    }
+    // floor(1953.125 · 1448 · 88/256 · 0.99) = 962 446 B/s, lowered now that the pipe is full
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(962_446 * 8)));
+    assert_eq!(d.cc.cwnd(), 49); // min(50 + 2, STARTUP's target 49)
+    d.fill_window = false;
+    for _ in 0..16 {
+        d.ack(steady()); // inflight 47, 45, ..., 17 > 16
+        assert_eq!(d.cc.state, State::Drain, "inflight {}", d.conn.inflight);
+    }
+    d.ack(steady()); // 15 ≤ inflight(max_bw, 1) = 16
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down)); // not a random phase as in v1
+    assert_eq!(d.cc.probe.ack_phase, probe_bw::AckPhase::ProbeStopping);
+    assert_eq!(d.cc.metrics().pacing_gain, Some(0.75));
+}
+
+// ---- PROBE_RTT ----
+
+/// ACKs of the path whose RTT sample grows 1 µs each, so none refreshes probe_rtt_min.
+fn rising_rtt(k: u64) -> Ack {
+    ack(2, us(1024), us(9000 + k), 16, RTT)
+}
+
+#[test]
+fn probe_rtt_runs_every_5_s_at_half_a_bdp_for_200_ms_and_a_round() {
+    let mut d = drive_to_cruise(Params::default());
+    let last_refresh = d.cc.probe_rtt_min_stamp;
+    let mut k = 0;
+    while d.cc.state != State::ProbeRtt {
+        k += 1;
+        d.ack(rising_rtt(k));
+        assert!(d.now <= last_refresh + Duration::from_secs(5) + us(1024));
+    }
+    let entered = d.now;
+    assert!(entered > last_refresh + Duration::from_secs(5));
+    assert_eq!(d.cc.prior_cwnd, 34);
+    assert_eq!(d.cc.cwnd(), 8); // max(4, bdp(bw, 0.5))
+    assert!(d.cc.wants_app_limited());
+    // inflight 32 at entry falls 2 per ACK to 8 on the 12th; 200 ms from then is
+    // 195.3 ACKs; the round (8 ACKs) is long over: exit on the 208th ACK
+    for n in 1..=207 {
+        k += 1;
+        d.ack(rising_rtt(k));
+        assert_eq!(d.cc.state, State::ProbeRtt, "ACK {n}");
+        assert_eq!(d.cc.cwnd(), 8);
+    }
+    k += 1;
+    d.ack(rising_rtt(k));
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    assert_eq!(d.now - entered, us(208 * 1024));
+    assert_eq!(d.cc.cwnd(), 34); // prior_cwnd restored (and ≤ the PROBE_BW target 34)
+    assert!(d.cc.wants_app_limited()); // marked on the exit ACK too
+                                       // the next one comes 5 s after the exit
+    let exited = d.now;
+    while d.cc.state != State::ProbeRtt {
+        k += 1;
+        d.ack(rising_rtt(k));
+    }
+    assert!(d.now > exited + Duration::from_secs(5));
+    assert!(d.now <= exited + Duration::from_secs(5) + us(1024));
+}
+
+#[test]
+fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
+    let mut d = drive_to_cruise(Params::default());
+    let mut k = 0;
+    while d.cc.state != State::ProbeRtt {
+        k += 1;
+        d.ack(rising_rtt(k));
+    }
+    d.acks(12, rising_rtt(0)); // inflight down to 8: the 200 ms and the round start
+    assert!(d.cc.probe_rtt_done_stamp.is_some());
+    // 300 ms of ACKs without a rate sample: no round ends
+    d.acks(293, Ack::new(2, us(1024)).rtt(us(9000)));
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    d.ack(rising_rtt(0)); // 16 packets sent after the round began are delivered
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+}
+
+#[test]
+fn probe_rtt_cwnd_is_at_least_4_packets() {
+    let mut d = drive_to_cruise(Params::default());
+    d.cc.b.bw_lo = Some(BW / 8.0); // bdp(bw, 0.5) = ceil(1) = 1
+    assert_eq!(d.cc.probe_rtt_cwnd(), 4);
+    d.cc.b.bw_lo = None;
+    assert_eq!(d.cc.probe_rtt_cwnd(), 8);
+}
+
+#[test]
+fn an_equal_rtt_sample_defers_probe_rtt_in_v2_but_not_in_v3() {
+    for (p, enters) in [(Params::default(), false), (Params::v3(), true)] {
+        let mut d = drive_to_cruise(p);
+        let start = d.now;
+        while d.now < start + Duration::from_secs(6) && d.cc.state != State::ProbeRtt {
+            d.ack(steady()); // RTT = min_rtt exactly
+        }
+        assert_eq!(d.cc.state == State::ProbeRtt, enters);
+    }
+}
+
+#[test]
+fn probe_rtt_returns_to_startup_if_the_pipe_was_never_full() {
+    let mut d = driver(Params::default());
+    // No valid rate sample, so no round and no plateau; RTT samples never lower.
+    let mut k = 0;
+    while d.cc.state != State::ProbeRtt {
+        k += 1;
+        d.ack(Ack::new(2, us(1024)).rtt(us(9000 + k)));
+        assert!(d.now < Time::from_secs(6));
+    }
+    assert!(!d.cc.full_bw.reached);
+    // PROBE_RTT marks the connection app-limited, so its samples do not count toward a plateau.
+    d.fill_window = false;
+    while d.cc.state == State::ProbeRtt {
+        k += 1;
+        d.ack(ack(2, us(1024), us(9000 + k), 16, RTT).app_limited());
+    }
+    assert_eq!(d.cc.state, State::Startup);
+}
+
+// ---- loss hooks ----
+
+#[test]
+fn rto_sets_cwnd_to_inflight_plus_one_seeds_inflight_lo_and_leaving_loss_restores_cwnd() {
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 34);
+    d.rto(Duration::from_millis(200));
+    assert_eq!(d.cc.cwnd(), 1); // everything in flight was marked lost: 0 + 1
+    assert_eq!(d.cc.prior_cwnd, 34);
+    assert_eq!(d.cc.b.inflight_lo, Some(34)); // v2: prior_cwnd
+    assert!(d.cc.sig.loss_in_round);
+    assert_eq!(d.cc.full_bw.bw, 0.0);
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 4); // min(1 + 2, 34), floored at 4
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 6);
+    d.exit_recovery(); // Loss → Open
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 34); // max(cwnd, prior_cwnd), capped by inflight_lo
+}
+
+#[test]
+fn recovery_does_not_conserve_packets_losses_act_only_through_the_bounds() {
+    let mut d = drive_to_cruise(Params::default());
+    d.enter_recovery();
+    ack_x(&mut d, steady().lost(3), Extra::default());
+    assert_eq!(d.cc.cwnd(), 34); // v1 would cut to inflight + acked
+    assert_eq!(d.cc.prior_cwnd, 34);
+}
+
+// ---- the app-limited fast path ----
+
+#[test]
+fn app_limited_acks_below_max_bw_skip_the_model_once_cwnd_is_at_target() {
+    // 20 packets acked 1.024 ms after the previous ACK. The previous epoch held exactly
+    // the 2 packets bw predicts, so a new one starts: all 20 are extra.
+    let burst = ack(20, us(1024), RTT, 16, us(16_384)).app_limited();
+    // Without the fast path the aggregation raises the target to 32 + 20; a loss in
+    // the round also takes the slow path.
+    for (fast_path, loss, extra, cwnd) in [
+        (true, false, 2, 34),
+        (false, false, 20, 52),
+        (true, true, 20, 23), // the loss round also ends: inflight_lo = floor(34 · 0.703)
+    ] {
+        let mut d = drive_to_cruise(Params {
+            fast_path,
+            ..Params::default()
+        });
+        d.ack(steady());
+        assert!(d.cc.try_fast_path);
+        d.cc.sig.loss_in_round = loss;
+        d.ack(burst.clone());
+        assert_eq!(d.cc.ack_aggr.extra_acked(), extra, "fast_path {fast_path}");
+        assert_eq!(d.cc.cwnd(), cwnd);
+    }
+}
