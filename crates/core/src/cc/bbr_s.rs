@@ -39,9 +39,8 @@
 //! * Follows the code where the paper is silent: warm-up returns the latest
 //!   sample, the history is host-wide (both documented in `percentile.rs`).
 //! * v1's max filter, which `bbrs.c` still updates but never reads, is not kept.
-//! * The simulation currently gives every flow its own [`HostShared`]
-//!   (`simulation.rs`), so in scenarios `shared_history = true` behaves like
-//!   `false` until flows can be placed on a common sending host.
+//! * A scenario places flows on one sending host with the flow field `host`;
+//!   by default every flow is its own host.
 //! * Base BBR is bloatlab's Linux v1 with its own deviations (see `bbr/mod.rs`).
 //!
 //! # Constants
@@ -54,42 +53,44 @@
 
 use super::bbr::percentile::{HISTORY, PERCENTILE};
 use super::bbr::{Bbr, Params as BbrParams, PercentileFilter};
-use super::CcInit;
-#[cfg(doc)]
-use super::HostShared;
+use super::{CcInit, HostShared};
 use serde::{Deserialize, Serialize};
 
 /// The host-wide history's key: `bbrs.c` and `bbr2s.c` are separate modules with separate statics.
 pub const HOST_KEY: &str = "bbr-s"; // bbrs.c static bbr_bw_histories[]
 
-/// BBR-S parameters; `bbr` holds the v1 parameters underneath.
+/// Parameters of a sampled-bandwidth variant (BBR-S over v1, BBR2-S over v2):
+/// the percentile filter's, and the base algorithm's under `base`.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
-pub struct Params {
+pub struct SampledParams<B> {
     /// Percentile of the history reported as `max_bw` (0–100).
     pub percentile: u32,
     /// Non-app-limited samples kept.
     pub history: usize,
-    /// One history for all BBR-S connections of a host (the code's statics), or one per connection.
+    /// One history for all such connections of a host (the code's statics), or one per connection.
     pub shared_history: bool,
-    /// BBR v1 parameters (Linux defaults).
-    pub bbr: BbrParams,
+    /// The base algorithm's parameters.
+    pub base: B,
 }
 
-impl Default for Params {
+/// BBR-S parameters: the filter's, and BBR v1's under `base`.
+pub type Params = SampledParams<BbrParams>;
+
+impl<B: Default> Default for SampledParams<B> {
     fn default() -> Self {
-        Params {
+        SampledParams {
             percentile: PERCENTILE,
             history: HISTORY,
             shared_history: true,
-            bbr: BbrParams::default(),
+            base: B::default(),
         }
     }
 }
 
-impl Params {
-    /// Range checks, naming the parameter.
-    pub fn validate(&self) -> Result<(), String> {
+impl<B> SampledParams<B> {
+    /// Range checks of the filter parameters, naming the parameter; `base` checks the rest.
+    pub fn validate(&self, base: impl FnOnce(&B) -> Result<(), String>) -> Result<(), String> {
         if self.percentile > 100 {
             return Err(format!(
                 "percentile = {} is out of range: allowed 0 ≤ percentile ≤ 100",
@@ -102,18 +103,23 @@ impl Params {
                 self.history
             ));
         }
-        self.bbr.validate().map_err(|e| format!("bbr.{e}"))
+        base(&self.base).map_err(|e| format!("base.{e}"))
+    }
+
+    /// The percentile filter these parameters describe, shared on `host` under `key` if asked.
+    pub fn filter(&self, host: &HostShared, key: &'static str) -> PercentileFilter {
+        if self.shared_history {
+            PercentileFilter::shared(host, key, self.history, self.percentile)
+        } else {
+            PercentileFilter::per_flow(self.history, self.percentile)
+        }
     }
 }
 
 /// A BBR-S sender: BBR v1 reading its bandwidth from the percentile filter.
 pub fn new(p: &Params, init: CcInit) -> Bbr {
-    let filter = if p.shared_history {
-        PercentileFilter::shared(&init.host, HOST_KEY, p.history, p.percentile)
-    } else {
-        PercentileFilter::per_flow(p.history, p.percentile)
-    };
-    Bbr::with_bw_filter(p.bbr.clone(), init, Box::new(filter))
+    let filter = p.filter(&init.host, HOST_KEY);
+    Bbr::with_bw_filter(p.base.clone(), init, Box::new(filter))
 }
 
 #[cfg(test)]
@@ -146,19 +152,25 @@ mod tests {
     fn defaults_match_spec() {
         let p = Params::default();
         assert_eq!((p.percentile, p.history, p.shared_history), (85, 100, true));
-        assert_eq!(p.bbr, BbrParams::default());
+        assert_eq!(p.base, BbrParams::default());
         assert_eq!(HOST_KEY, "bbr-s");
-        assert!(p.validate().is_ok());
+        assert!(p.validate(BbrParams::validate).is_ok());
         let e = Params {
             percentile: 101,
             ..Params::default()
         };
-        assert!(e.validate().unwrap_err().contains("percentile = 101"));
+        assert!(e
+            .validate(BbrParams::validate)
+            .unwrap_err()
+            .contains("percentile = 101"));
         let e = Params {
             history: 0,
             ..Params::default()
         };
-        assert!(e.validate().unwrap_err().contains("history = 0"));
+        assert!(e
+            .validate(BbrParams::validate)
+            .unwrap_err()
+            .contains("history = 0"));
     }
 
     #[test]

@@ -35,6 +35,7 @@ use std::rc::Rc;
 pub mod b3r;
 pub mod bbr;
 pub mod bbr2;
+pub mod bbr2_s;
 pub mod bbr_s;
 pub mod bbr_shallow;
 pub mod cubic;
@@ -45,6 +46,7 @@ mod window;
 pub use b3r::{B3r, Params as B3rParams};
 pub use bbr::{Bbr, Params as BbrParams};
 pub use bbr2::{Bbr2, Params as Bbr2Params};
+pub use bbr2_s::Params as Bbr2SParams;
 pub use bbr_s::Params as BbrSParams;
 pub use bbr_shallow::Params as BbrShallowParams;
 pub use cubic::{Cubic, Params as CubicParams};
@@ -226,6 +228,7 @@ pub enum CcConfig {
     /// The oBBR artifact's nginx-quic BBRv2 constants on the BBRv2 code.
     Bbr2Quic(Bbr2Params),
     BbrS(BbrSParams),
+    Bbr2S(Bbr2SParams),
     BbrShallow(BbrShallowParams),
     Obbr(ObbrParams),
     B3r(B3rParams),
@@ -240,6 +243,7 @@ pub const CC_NAMES: &[&str] = &[
     "bbr3",
     "bbr2-quic",
     "bbr-s",
+    "bbr2-s",
     "bbr-shallow",
     "obbr",
     "b3r",
@@ -255,6 +259,7 @@ impl CcConfig {
             CcConfig::Bbr3(_) => "bbr3",
             CcConfig::Bbr2Quic(_) => "bbr2-quic",
             CcConfig::BbrS(_) => "bbr-s",
+            CcConfig::Bbr2S(_) => "bbr2-s",
             CcConfig::BbrShallow(_) => "bbr-shallow",
             CcConfig::Obbr(_) => "obbr",
             CcConfig::B3r(_) => "b3r",
@@ -271,6 +276,7 @@ impl CcConfig {
                 serde_json::to_value(p)
             }
             CcConfig::BbrS(p) => serde_json::to_value(p),
+            CcConfig::Bbr2S(p) => serde_json::to_value(p),
             CcConfig::BbrShallow(p) => serde_json::to_value(p),
             CcConfig::Obbr(p) => serde_json::to_value(p),
             CcConfig::B3r(p) => serde_json::to_value(p),
@@ -296,7 +302,8 @@ impl CcConfig {
             CcConfig::Cubic(_) => Ok(()),
             CcConfig::Bbr(p) => p.validate(),
             CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => p.validate(),
-            CcConfig::BbrS(p) => p.validate(),
+            CcConfig::BbrS(p) => p.validate(BbrParams::validate),
+            CcConfig::Bbr2S(p) => p.validate(Bbr2Params::validate),
             CcConfig::BbrShallow(p) => p.validate(),
             CcConfig::Obbr(p) => p.validate(),
             CcConfig::B3r(p) => p.validate(),
@@ -313,6 +320,7 @@ impl CcConfig {
                 | CcConfig::Bbr3(_)
                 | CcConfig::Bbr2Quic(_)
                 | CcConfig::BbrS(_)
+                | CcConfig::Bbr2S(_)
                 | CcConfig::BbrShallow(_)
                 | CcConfig::Obbr(_)
                 | CcConfig::B3r(_)
@@ -328,6 +336,7 @@ impl CcConfig {
                 Box::new(Bbr2::new(p.clone(), init))
             }
             CcConfig::BbrS(p) => Box::new(bbr_s::new(p, init)),
+            CcConfig::Bbr2S(p) => Box::new(bbr2_s::new(p, init)),
             CcConfig::BbrShallow(p) => Box::new(bbr_shallow::new(p, init)),
             CcConfig::Obbr(p) => Box::new(Obbr::new(p.clone(), init)),
             CcConfig::B3r(p) => Box::new(B3r::new(p.clone(), init)),
@@ -347,6 +356,8 @@ enum CcTable {
     Bbr2Quic(bbr2::Bbr2QuicTable),
     #[serde(rename = "bbr-s")]
     BbrS(BbrSParams),
+    #[serde(rename = "bbr2-s")]
+    Bbr2S(Bbr2SParams),
     #[serde(rename = "bbr-shallow")]
     BbrShallow(BbrShallowParams),
     Obbr(ObbrParams),
@@ -378,6 +389,7 @@ impl<'de> Deserialize<'de> for CcConfig {
             CcTable::Bbr3(p) => CcConfig::Bbr3(p.0),
             CcTable::Bbr2Quic(p) => CcConfig::Bbr2Quic(p.0),
             CcTable::BbrS(p) => CcConfig::BbrS(p),
+            CcTable::Bbr2S(p) => CcConfig::Bbr2S(p),
             CcTable::BbrShallow(p) => CcConfig::BbrShallow(p),
             CcTable::Obbr(p) => CcConfig::Obbr(p),
             CcTable::B3r(p) => CcConfig::B3r(p),
