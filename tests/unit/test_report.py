@@ -86,7 +86,7 @@ def test_report_options_are_checked(tmp_path: Path) -> None:
 
 def test_metric_axes_carry_units() -> None:
     assert metric_axis("groups.bbr.goodput_bps").label == "goodput (Mb/s)"
-    assert metric_axis("groups.bbr.goodput_bps").title == "bbr flows: goodput"
+    assert metric_axis("groups.bbr.goodput_bps").title == "bbr: goodput"
     assert metric_axis("bottleneck.drop_rate").label == "drop rate (%)"
     assert metric_axis("flows.a-0.rtt_p50_s").label == "RTT p50 (ms)"
     assert metric_axis("bottleneck.backlog_mean_bdp").label == "backlog mean (BDP)"

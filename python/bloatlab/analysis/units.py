@@ -43,7 +43,7 @@ def metric_axis(metric: str) -> Axis:
     leaf = parts[-1]
     owner = ""
     if parts[0] == "groups" and len(parts) >= 3:
-        owner = ".".join(parts[1:-1]) + " flows"
+        owner = ".".join(parts[1:-1])
     elif parts[0] == "flows" and len(parts) >= 3:
         owner = "flow " + ".".join(parts[1:-1])
     elif len(parts) >= 2:

@@ -70,6 +70,11 @@ class SweepOutcome:
     simulate_s: float = 0.0
     core_s: float = 0.0
     worker_s: float = 0.0
+    # Where this process spent its time: planning (validate, resolve, hash), storing run
+    # folders (atomic writes, fsync), rebuilding the table(s). Shared by sweeps run together.
+    plan_s: float = 0.0
+    store_s: float = 0.0
+    table_s: float = 0.0
     errors: dict[str, str] = field(default_factory=dict)  # key → error
     timings: dict[str, dict[str, float]] = field(default_factory=dict)  # key → run times
 
@@ -114,6 +119,8 @@ def run_sweeps(
     store = RunStore(runs_dir)
     version = _native.version()
     planned = [(Path(out).absolute(), sweep, plan(sweep, version)) for sweep, out in jobs]
+    plan_s = time.perf_counter() - start
+    store_s = 0.0
     outcomes = [
         SweepOutcome(folder, folder / TABLE, total=len(runs)) for folder, _, runs in planned
     ]
@@ -133,7 +140,7 @@ def run_sweeps(
                     todo[run.key] = run
             outcome.cached = len(valid - todo.keys())
         tasks = sorted((r.task for r in todo.values()), key=lambda t: -t.cost)
-        bar = Progress(len(tasks), label, enabled=progress)
+        bar = Progress([t.cost for t in tasks], label, enabled=progress)
         stored = len({r.key for _, _, runs in planned for r in runs if r.error is None}) - len(todo)
         if stored:
             bar.note(f"{label}: {stored} runs already in {store.root}")
@@ -141,18 +148,22 @@ def run_sweeps(
             for result in _execute(tasks, workers, dask):
                 run = todo[result.key]
                 if result.ok:
+                    began = time.perf_counter()
                     store.write(result.key, result.files, _done_meta(result, version))
+                    store_s += time.perf_counter() - began
                     timings[result.key] = result.timing
                 else:
                     error = result.error or "unknown error"
                     meta = _failure_meta(run, error, result.traceback, version)
                     store.write(result.key, {}, meta | {"host": result.host})
                     bar.note(f"run {result.key} ({describe(run.point)}) failed: {error}")
-                bar.advance(result.ok)
+                bar.advance(result.ok, run.task.cost)
         finally:
             bar.close()
+            began = time.perf_counter()
             for (folder, _, _), manifest in zip(planned, manifests, strict=True):
                 write_table(folder, build_table(folder, manifest))
+            table_s = time.perf_counter() - began
     executed_keys = set(todo)
     wall = time.perf_counter() - start
     for (folder, _, runs), outcome in zip(planned, outcomes, strict=True):
@@ -164,6 +175,7 @@ def run_sweeps(
         outcome.executed = len(mine & executed_keys)
         outcome.timings = {key: timings[key] for key in sorted(mine & timings.keys())}
         outcome.wall_s = wall
+        outcome.plan_s, outcome.store_s, outcome.table_s = plan_s, store_s, table_s
         for key in mine & timings.keys():
             outcome.simulate_s += timings[key]["simulate_s"]
             outcome.core_s += timings[key]["core_s"]

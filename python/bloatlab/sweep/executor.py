@@ -98,12 +98,16 @@ def run_local(tasks: Sequence[Task], workers: int | None = None) -> Iterator[Out
     pool = [_Worker(context) for _ in range(count)]
     pending = deque(tasks)
     finished = False
+
+    def feed(worker: _Worker) -> None:
+        if worker.task is None and pending:
+            worker.task = pending.popleft()
+            worker.conn.send(worker.task)
+
     try:
         while True:
             for worker in pool:
-                if worker.task is None and pending:
-                    worker.task = pending.popleft()
-                    worker.conn.send(worker.task)
+                feed(worker)
             busy = [w for w in pool if w.task is not None]
             if not busy:
                 finished = True
@@ -120,6 +124,7 @@ def run_local(tasks: Sequence[Task], workers: int | None = None) -> Iterator[Out
                 if died:
                     worker.stop(force=True)
                     pool[index] = _Worker(context)
+                feed(pool[index])  # before the caller stores the outcome: no idle worker
                 yield outcome
     finally:
         for worker in pool:
