@@ -101,13 +101,14 @@ def add_commands(commands: Any) -> None:
 
 
 def _executor_args(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument(
+    where = sub.add_mutually_exclusive_group()
+    where.add_argument(
         "--workers",
         type=int,
         metavar="N",
         help="local worker processes (default: all cores; 0: run in this process)",
     )
-    sub.add_argument(
+    where.add_argument(
         "--dask",
         metavar="ADDRESS",
         help="run on an existing dask.distributed cluster: scheduler address "

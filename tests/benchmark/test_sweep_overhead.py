@@ -10,7 +10,7 @@ simulation each) are run three ways:
   the sweep process), so its wall time is the simulations plus everything the machinery adds;
 * `sweep` (all cores): the default.
 
-Overhead = (sweep wall − Σ simulate) / Σ simulate with one worker, where Σ simulate is the
+Overhead = (sweep wall - Σ simulate) / Σ simulate with one worker, where Σ simulate is the
 time the worker spent in the simulation proper (core + Arrow tables). It splits into fixed
 costs (planning, starting the worker, rebuilding the table) and per-run ones (serialising to
 Parquet, sending the files back, storing them atomically while the worker runs the next).

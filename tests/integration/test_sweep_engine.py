@@ -13,7 +13,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -174,7 +173,7 @@ def test_a_worker_that_dies_fails_only_its_own_run(core: ModuleType, sweep_file:
 
     killer = threading.Thread(target=kill_the_worker_soon)
     killer.start()
-    outcomes = list(_all(run_local(tasks, workers=1)))
+    outcomes = list(run_local(tasks, workers=1))
     killer.join()
     by_key = {o.key: o for o in outcomes}
     assert len(outcomes) == 4
@@ -189,7 +188,3 @@ def _stored(out: Path) -> list[str]:
         return [p.name for p in (out / "runs").iterdir() if not p.name.startswith(".")]
     except FileNotFoundError:
         return []
-
-
-def _all(outcomes: Iterator[object]) -> Iterator[object]:
-    yield from outcomes
