@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 # reader (pandas, polars, DuckDB, Parquet round trips) accepts.
 _INDEX_TYPE = np.int32
 
+# Tables only some runs have (segments: DASH flows); not written when empty.
+OPTIONAL_TABLES = frozenset({"segments"})
+
 
 @dataclass(frozen=True)
 class Result:
@@ -67,6 +70,11 @@ class Result:
     def samples(self) -> pa.Table:
         return self.table("samples")
 
+    @property
+    def segments(self) -> pa.Table:
+        """DASH segment downloads (empty when the run has no DASH flow)."""
+        return self.table("segments")
+
     def table(self, name: str) -> pa.Table:
         try:
             return self.tables[name]
@@ -101,6 +109,8 @@ class Result:
         """
         files = {"summary.json": (json.dumps(self.summary, indent=2) + "\n").encode("utf-8")}
         for name, table in self.tables.items():
+            if name in OPTIONAL_TABLES and table.num_rows == 0:
+                continue
             sink = io.BytesIO()
             pq.write_table(table, sink)
             files[f"{name}.parquet"] = sink.getvalue()

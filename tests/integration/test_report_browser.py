@@ -6,9 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 from types import ModuleType
 
-import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 
 import bloatlab
@@ -17,32 +14,6 @@ from bloatlab.sweep import Sweep, run_sweep
 from browser import image_sizes, is_blank, screenshot
 
 REPO = Path(__file__).parents[2]
-
-
-def segments(count: int = 40) -> pa.Table:
-    """A made-up DASH download log in the segments.parquet schema the video app will write."""
-    rng = np.random.default_rng(1)
-    index = np.arange(count)
-    level = np.clip(np.cumsum(rng.integers(-1, 2, count)), 0, 5)
-    bitrate = np.array([0.4, 0.8, 1.5, 2.5, 4.0, 6.0])[level] * 1e6
-    request = index * 4.0 + rng.uniform(0, 0.5, count)
-    last = request + rng.uniform(0.5, 3.5, count)
-    buffer = np.clip(np.cumsum(rng.uniform(-2.0, 4.0, count)), 0, 30)
-    return pa.table(
-        {
-            "index": index,
-            "level": level,
-            "bitrate_bps": bitrate,
-            "bytes": (bitrate * 4 / 8).astype(np.int64),
-            "request_t": request,
-            "first_byte_t": request + 0.05,
-            "last_byte_t": last,
-            "throughput_bps": bitrate * 4 / (last - request),
-            "abr_estimate_bps": bitrate * rng.uniform(0.8, 1.4, count),
-            "buffer_s": buffer,
-            "stall": buffer == 0,
-        }
-    )
 
 
 def check_page(page: Path, name: str, expected_plots: int) -> None:
@@ -59,9 +30,23 @@ def check_page(page: Path, name: str, expected_plots: int) -> None:
 
 
 def test_a_run_report_renders_every_panel_in_chromium(core: ModuleType, tmp_path: Path) -> None:
-    result = bloatlab.simulate(REPO / "scenarios" / "demo.toml", overrides={"duration": "20s"})
-    folder = result.write(tmp_path / "demo")
-    pq.write_table(segments(), folder / "segments.parquet")
+    # A DASH player (segments.parquet: the quality and buffer panel) beside a bulk flow.
+    scenario = {
+        "name": "report-dash",
+        "duration": "40s",
+        "bottleneck": {
+            "rate": "10Mbps",
+            "rtt": "40ms",
+            "shaper": {"kind": "tbf", "burst": "100KB"},
+            "queue": {"kind": "droptail", "limit": "4BDP"},
+        },
+        "flow": [
+            {"name": "video", "cc": "bbr", "app": {"kind": "dash", "video": "www21"}},
+            {"name": "bulk", "cc": "cubic", "start": "10s", "app": {"kind": "bulk"}},
+        ],
+    }
+    folder = bloatlab.simulate(scenario).write(tmp_path / "dash")
+    assert (folder / "segments.parquet").is_file()
     page = write_report(folder)
     html = page.read_text()
     for title in (

@@ -6,6 +6,8 @@ import base64
 import re
 from pathlib import Path
 
+import numpy as np
+import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
@@ -45,6 +47,39 @@ def test_a_run_report_embeds_its_plots_and_writes_them_beside_it(tmp_path: Path)
     html = page.read_text()
     assert "Throughput per flow" in html and "Congestion-control state timeline" in html
     assert "Video quality" not in html  # no segments.parquet
+
+
+def segments(count: int = 40) -> pa.Table:
+    """A made-up DASH download log with the documented columns (no flow, track, abandoned)."""
+    rng = np.random.default_rng(1)
+    index = np.arange(count)
+    level = np.clip(np.cumsum(rng.integers(-1, 2, count)), 0, 5)
+    bitrate = np.array([0.4, 0.8, 1.5, 2.5, 4.0, 6.0])[level] * 1e6
+    request = index * 4.0 + rng.uniform(0, 0.5, count)
+    last = request + rng.uniform(0.5, 3.5, count)
+    buffer = np.clip(np.cumsum(rng.uniform(-2.0, 4.0, count)), 0, 30)
+    return pa.table(
+        {
+            "index": index,
+            "level": level,
+            "bitrate_bps": bitrate,
+            "bytes": (bitrate * 4 / 8).astype(np.int64),
+            "request_t": request,
+            "first_byte_t": request + 0.05,
+            "last_byte_t": last,
+            "throughput_bps": bitrate * 4 / (last - request),
+            "abr_estimate_bps": bitrate * rng.uniform(0.8, 1.4, count),
+            "buffer_s": buffer,
+            "stall": buffer == 0,
+        }
+    )
+
+
+def test_a_run_with_segments_gets_the_video_panel(tmp_path: Path) -> None:
+    folder = bloatlab.simulate(SCENARIO).write(tmp_path / "run")
+    pq.write_table(segments(), folder / "segments.parquet")
+    html = write_report(folder).read_text()
+    assert 'alt="Video quality and player buffer"' in html
 
 
 def test_without_rate_samples_the_cdfs_use_the_telemetry(tmp_path: Path) -> None:

@@ -1,25 +1,29 @@
 //! One run: a dumbbell built from a [`Scenario`], driven event by event.
 //!
 //! ```text
-//!  sender i ─access link i (line rate, ½ extra_rtt)─► bottleneck ─forward link (½ rtt)─► receiver i
-//!      ▲                                                                                     │
-//!      └────────────────────── reverse link i (½ rtt + ½ extra_rtt) ◄────────────────────────┘
+//!  server side of conn c ─access link c (line rate, ½ extra_rtt)─► bottleneck ─forward link (½ rtt)─► client side of c
+//!            ▲                                                                                            │
+//!            └──────────────────── reverse link c (½ rtt + ½ extra_rtt): ACKs, requests ◄──────────────────┘
 //! ```
 //!
-//! Each event names its target by index; components never hold references
-//! to each other. A run is a pure function of the scenario (and its seed).
+//! A flow runs one application over one or more connections (a DASH player
+//! over an HTTP/1.1 pool opens several). Each event names its target by
+//! index; components never hold references to each other. A run is a pure
+//! function of the scenario (and its seed).
 
 use crate::app::bulk::Bulk;
+use crate::app::dash::DashSession;
+use crate::app::{App, Net, Opener};
 use crate::cc::HostShared;
 use crate::engine::{Alarm, Rng, Scheduler};
 use crate::metrics::tables::{FlowRow, QueueRow};
 use crate::metrics::{summarize, Metrics, Window};
 use crate::net::bottleneck::{Bottleneck, Release};
 use crate::net::link::Link;
-use crate::net::packet::{Kind, Packet};
+use crate::net::packet::{ConnId, Kind, Packet};
 use crate::net::qdisc::{DropTail, Dropped};
 use crate::net::service::{Service, TokenBucket};
-use crate::scenario::{App, Scenario, Shaper};
+use crate::scenario::{AppSpec, Scenario, Shaper};
 use crate::time::{Duration, Time};
 use crate::transport::receiver::{ReceiverConfig, TcpReceiver};
 use crate::transport::rtt::RTO_MIN;
@@ -27,7 +31,7 @@ use crate::transport::sender::{SenderConfig, TcpSender};
 use crate::transport::Outbox;
 use crate::units::Rate;
 
-/// Random-stream ids: one per component kind, offset by flow index.
+/// Random-stream ids: one per component kind, offset by connection index.
 const STREAM_LOSS: u64 = 1;
 const STREAM_CC: u64 = 1 << 32;
 
@@ -35,24 +39,34 @@ const STREAM_CC: u64 = 1 << 32;
 enum Event {
     FlowStart(u32),
     FlowStop(u32),
-    AccessArrive(u32),
+    AppTimer(u32),
+    AccessArrive(ConnId),
     ForwardArrive,
-    ReverseArrive(u32),
+    ReverseArrive(ConnId),
     BottleneckWake,
-    SenderTimer(u32),
-    ReceiverTimer(u32),
+    SenderTimer(ConnId),
+    ReceiverTimer(ConnId),
     RateChange(u32),
     Tick,
     WindowStart,
     WindowEnd,
 }
 
-struct FlowRuntime {
+struct Connection {
+    flow: usize,
+    opener: Opener,
     sender: TcpSender,
     receiver: TcpReceiver,
     access: Link,
     reverse: Link,
-    app: Bulk,
+    /// The client has seen the server's SYN and may send requests.
+    connected: bool,
+}
+
+struct FlowState {
+    host: HostShared,
+    conns: Vec<ConnId>,
+    timer: Alarm,
     done: bool,
 }
 
@@ -75,14 +89,17 @@ pub struct RunStats {
 pub struct Output {
     pub summary: serde_json::Value,
     pub metrics: Metrics,
-    pub flow_names: Vec<String>,
+    /// Names of the connections, indexed like the `flow` column of the tables.
+    pub conn_names: Vec<String>,
     pub stats: RunStats,
 }
 
-pub struct Simulation {
+/// Everything but the applications, so an application can be handed `&mut` access to it.
+struct Network {
     scenario: Scenario,
     sched: Scheduler<Event>,
-    flows: Vec<FlowRuntime>,
+    conns: Vec<Connection>,
+    flows: Vec<FlowState>,
     bottleneck: Bottleneck,
     bn_alarm: Alarm,
     forward: Link,
@@ -90,17 +107,22 @@ pub struct Simulation {
     outbox: Outbox,
     acks: Vec<Packet>,
     drops: Vec<Dropped>,
+    conn_names: Vec<String>,
+    packets: u64,
+    received: u64,
+}
+
+pub struct Simulation {
+    net: Network,
+    apps: Vec<App>,
     interval: Option<Duration>,
     end: Option<Time>,
     flows_done: usize,
-    packets: u64,
-    received: u64,
 }
 
 impl Simulation {
     pub fn new(scenario: Scenario) -> Self {
         let b = &scenario.bottleneck;
-        let half_rtt = b.rtt.div(2);
         let service = match (&b.trace, &b.shaper, b.rate) {
             (Some((_, trace)), _, _) => Service::trace(trace.clone()),
             (None, Shaper::Tbf { burst_bytes }, Some(rate)) => Service::Shaped {
@@ -117,38 +139,32 @@ impl Simulation {
             b.loss,
             Rng::stream(scenario.seed, STREAM_LOSS),
         );
+        let mut hosts: Vec<(String, HostShared)> = Vec::new();
         let flows = scenario
             .flows
             .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let extra = f.extra_rtt.div(2);
-                let cfg = SenderConfig {
-                    mss: f.mss,
-                    initial_cwnd: f.initial_cwnd,
-                    slow_start_after_idle: f.slow_start_after_idle,
+            .map(|f| {
+                let host = match hosts.iter().find(|(h, _)| *h == f.host) {
+                    Some((_, shared)) => shared.clone(),
+                    None => {
+                        hosts.push((f.host.clone(), HostShared::default()));
+                        hosts.last().unwrap().1.clone()
+                    }
                 };
-                let rx = ReceiverConfig {
-                    mss: f.mss,
-                    rcvbuf: f.rcvbuf,
-                    idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt,
-                };
-                FlowRuntime {
-                    sender: TcpSender::new(
-                        i as u32,
-                        cfg,
-                        f.cc.clone(),
-                        Rng::stream(scenario.seed, STREAM_CC + i as u64),
-                        HostShared::default(),
-                    ),
-                    receiver: TcpReceiver::new(i as u32, rx),
-                    access: Link::new(Some(b.line_rate), extra),
-                    reverse: Link::new(None, (b.rtt - half_rtt) + (f.extra_rtt - extra)),
-                    app: match f.app {
-                        App::Bulk { bytes } => Bulk::new(bytes),
-                    },
+                FlowState {
+                    host,
+                    conns: Vec::new(),
+                    timer: Alarm::default(),
                     done: false,
                 }
+            })
+            .collect();
+        let apps = scenario
+            .flows
+            .iter()
+            .map(|f| match &f.app {
+                AppSpec::Bulk { bytes } => App::Bulk(Bulk::new(*bytes)),
+                AppSpec::Dash(cfg) => App::Dash(Box::new(DashSession::new((**cfg).clone()))),
             })
             .collect();
         let t = &scenario.telemetry;
@@ -164,148 +180,389 @@ impl Simulation {
             end: window_end,
         };
         let metrics = Metrics::new(scenario.flows.len(), window, t.rate_samples);
+        let interval = t.interval;
+        let forward = Link::new(None, b.rtt.div(2));
         Simulation {
-            sched: Scheduler::new(),
-            flows,
-            bottleneck,
-            bn_alarm: Alarm::default(),
-            forward: Link::new(None, half_rtt),
-            metrics,
-            outbox: Outbox::default(),
-            acks: Vec::new(),
-            drops: Vec::new(),
-            interval: t.interval,
+            net: Network {
+                sched: Scheduler::new(),
+                conns: Vec::new(),
+                flows,
+                bottleneck,
+                bn_alarm: Alarm::default(),
+                forward,
+                metrics,
+                outbox: Outbox::default(),
+                acks: Vec::new(),
+                drops: Vec::new(),
+                conn_names: Vec::new(),
+                packets: 0,
+                received: 0,
+                scenario,
+            },
+            apps,
+            interval,
             end,
             flows_done: 0,
-            packets: 0,
-            received: 0,
-            scenario,
         }
     }
 
     /// Runs to the end and returns the results.
     pub fn run(mut self) -> Output {
-        for (i, f) in self.scenario.flows.iter().enumerate() {
-            self.sched
+        let net = &mut self.net;
+        for (i, f) in net.scenario.flows.iter().enumerate() {
+            net.sched
                 .schedule(Time::ZERO + f.start, Event::FlowStart(i as u32));
             if let Some(stop) = f.stop {
-                self.sched
+                net.sched
                     .schedule(Time::ZERO + stop, Event::FlowStop(i as u32));
             }
         }
-        for (k, (at, _)) in self.scenario.bottleneck.schedule.iter().enumerate() {
-            self.sched
+        for (k, (at, _)) in net.scenario.bottleneck.schedule.iter().enumerate() {
+            net.sched
                 .schedule(Time::ZERO + *at, Event::RateChange(k as u32));
         }
         if self.interval.is_some() {
-            self.sched.schedule(Time::ZERO, Event::Tick);
+            net.sched.schedule(Time::ZERO, Event::Tick);
         }
-        self.sched
-            .schedule(self.metrics.window.start, Event::WindowStart);
-        if self.metrics.window.end != Time::NEVER {
-            self.sched
-                .schedule(self.metrics.window.end, Event::WindowEnd);
+        net.sched
+            .schedule(net.metrics.window.start, Event::WindowStart);
+        if net.metrics.window.end != Time::NEVER {
+            net.sched.schedule(net.metrics.window.end, Event::WindowEnd);
         }
         let until = self.end.unwrap_or(Time::NEVER);
-        while let Some((now, ev)) = self.sched.pop_until(until) {
+        while let Some((now, ev)) = self.net.sched.pop_until(until) {
             self.dispatch(now, ev);
-            if self.end.is_none() && self.flows_done == self.flows.len() {
+            if self.end.is_none() && self.flows_done == self.apps.len() {
                 break;
             }
         }
-        let now = self.end.unwrap_or(self.sched.now());
-        self.sched.advance_to(now);
+        let now = self.end.unwrap_or(self.net.sched.now());
+        self.net.sched.advance_to(now);
         self.finish(now)
     }
 
     fn dispatch(&mut self, now: Time, ev: Event) {
         match ev {
             Event::FlowStart(i) => {
-                let f = &mut self.flows[i as usize];
-                f.sender.connect(now, &mut self.outbox);
-                f.app.on_start(now, &mut f.sender, &mut self.outbox);
-                self.metrics.on_flow_start(now, i as usize);
-                self.flush_sender(now, i as usize);
-            }
-            Event::FlowStop(i) => {
-                self.flows[i as usize].sender.stop_writing();
+                self.net.metrics.on_flow_start(now, i as usize);
+                let mut io = Io {
+                    now,
+                    flow: i as usize,
+                    net: &mut self.net,
+                };
+                self.apps[i as usize].on_start(&mut io);
                 self.check_done(now, i as usize);
             }
-            Event::AccessArrive(i) => {
-                let (pkt, next) = self.flows[i as usize].access.deliver(now);
+            Event::FlowStop(i) => {
+                let mut io = Io {
+                    now,
+                    flow: i as usize,
+                    net: &mut self.net,
+                };
+                self.apps[i as usize].on_stop(&mut io);
+                self.check_done(now, i as usize);
+            }
+            Event::AppTimer(i) => {
+                let timer = &mut self.net.flows[i as usize].timer;
+                if timer.on_fire(now) {
+                    let mut io = Io {
+                        now,
+                        flow: i as usize,
+                        net: &mut self.net,
+                    };
+                    self.apps[i as usize].on_timer(&mut io);
+                    self.check_done(now, i as usize);
+                } else if let Some(t) = timer.rearm() {
+                    self.net.sched.schedule(t, Event::AppTimer(i));
+                }
+            }
+            Event::AccessArrive(c) => {
+                let (pkt, next) = self.net.conns[c as usize].access.deliver(now);
                 if let Some(t) = next {
-                    self.sched.schedule(t, Event::AccessArrive(i));
+                    self.net.sched.schedule(t, Event::AccessArrive(c));
                 }
                 if let Some(pkt) = pkt {
-                    self.enqueue(now, pkt);
+                    self.net.enqueue(now, pkt);
                 }
             }
             Event::BottleneckWake => {
-                if self.bn_alarm.on_fire(now) {
-                    self.serve(now);
+                if self.net.bn_alarm.on_fire(now) {
+                    self.net.serve(now);
+                } else if let Some(t) = self.net.bn_alarm.rearm() {
+                    self.net.sched.schedule(t, Event::BottleneckWake);
                 }
             }
             Event::ForwardArrive => {
-                let (pkt, next) = self.forward.deliver(now);
+                let (pkt, next) = self.net.forward.deliver(now);
                 if let Some(t) = next {
-                    self.sched.schedule(t, Event::ForwardArrive);
+                    self.net.sched.schedule(t, Event::ForwardArrive);
                 }
                 if let Some(pkt) = pkt {
-                    self.deliver_to_receiver(now, pkt);
+                    self.deliver_to_client(now, pkt);
                 }
             }
-            Event::ReverseArrive(i) => {
-                let i = i as usize;
-                let (pkt, next) = self.flows[i].reverse.deliver(now);
+            Event::ReverseArrive(c) => {
+                let (pkt, next) = self.net.conns[c as usize].reverse.deliver(now);
                 if let Some(t) = next {
-                    self.sched.schedule(t, Event::ReverseArrive(i as u32));
+                    self.net.sched.schedule(t, Event::ReverseArrive(c));
                 }
                 if let Some(pkt) = pkt {
-                    self.received += 1;
-                    self.flows[i].sender.on_packet(now, &pkt, &mut self.outbox);
-                    self.flush_sender(now, i);
-                    if pkt.kind == Kind::Ack {
-                        self.on_cc_update(now, i);
-                        self.check_done(now, i);
-                    }
+                    self.deliver_to_server(now, pkt);
                 }
             }
-            Event::SenderTimer(i) => {
-                self.flows[i as usize]
+            Event::SenderTimer(c) => {
+                self.net.conns[c as usize]
                     .sender
-                    .on_timer(now, &mut self.outbox);
-                self.flush_sender(now, i as usize);
-                self.on_cc_update(now, i as usize);
+                    .on_timer(now, &mut self.net.outbox);
+                self.net.flush_sender(now, c);
+                self.net.on_cc_update(now, c, self.interval.is_none());
+                self.offer_writes(now, c);
             }
-            Event::ReceiverTimer(i) => {
-                let f = &mut self.flows[i as usize];
-                f.receiver.on_timer(now, &mut self.acks);
-                self.flush_receiver(now, i as usize);
+            Event::ReceiverTimer(c) => {
+                self.net.conns[c as usize]
+                    .receiver
+                    .on_timer(now, &mut self.net.acks);
+                self.net.flush_receiver(now, c);
             }
             Event::RateChange(k) => {
-                let (_, rate) = self.scenario.bottleneck.schedule[k as usize];
-                self.bottleneck.set_rate(now, rate);
-                self.serve(now);
+                let (_, rate) = self.net.scenario.bottleneck.schedule[k as usize];
+                self.net.bottleneck.set_rate(now, rate);
+                self.net.serve(now);
             }
             Event::Tick => {
-                self.record_tick(now);
+                self.net.record_tick(now);
                 if let Some(iv) = self.interval {
-                    self.sched.schedule(now + iv, Event::Tick);
+                    self.net.sched.schedule(now + iv, Event::Tick);
                 }
             }
             Event::WindowStart | Event::WindowEnd => {
-                let bytes = self.sender_bytes();
-                self.metrics
-                    .snapshot(matches!(ev, Event::WindowStart), &bytes);
+                self.net.snapshot(matches!(ev, Event::WindowStart))
             }
         }
     }
 
+    fn deliver_to_client(&mut self, now: Time, pkt: Packet) {
+        self.net.received += 1;
+        let c = pkt.conn;
+        let conn = &mut self.net.conns[c as usize];
+        let flow = conn.flow;
+        let readable = conn.receiver.on_packet(now, &pkt, &mut self.net.acks);
+        let newly_connected =
+            pkt.kind == Kind::Syn && conn.opener == Opener::Client && !conn.connected;
+        conn.connected |= pkt.kind == Kind::Syn;
+        self.net.flush_receiver(now, c);
+        let mut io = Io {
+            now,
+            flow,
+            net: &mut self.net,
+        };
+        if newly_connected {
+            self.apps[flow].on_connected(c, &mut io);
+        }
+        if readable > 0 {
+            let read = self.apps[flow].on_data(c, readable, &mut io);
+            let net = io.net;
+            net.conns[c as usize]
+                .receiver
+                .read(now, read, &mut net.acks);
+            net.metrics.on_delivered(now, c as usize, read);
+            net.flush_receiver(now, c);
+        }
+        self.check_done(now, flow);
+    }
+
+    fn deliver_to_server(&mut self, now: Time, pkt: Packet) {
+        self.net.received += 1;
+        let c = pkt.conn;
+        let flow = self.net.conns[c as usize].flow;
+        match pkt.kind {
+            Kind::Connect => {
+                self.net.conns[c as usize]
+                    .sender
+                    .connect(now, &mut self.net.outbox);
+                self.net.flush_sender(now, c);
+            }
+            Kind::Request => {
+                let mut io = Io {
+                    now,
+                    flow,
+                    net: &mut self.net,
+                };
+                self.apps[flow].on_upstream(c, pkt.seq, &mut io);
+            }
+            _ => {
+                self.net.conns[c as usize]
+                    .sender
+                    .on_packet(now, &pkt, &mut self.net.outbox);
+                self.net.flush_sender(now, c);
+                if pkt.kind == Kind::Ack {
+                    self.net.on_cc_update(now, c, self.interval.is_none());
+                }
+                self.offer_writes(now, c);
+            }
+        }
+        self.check_done(now, flow);
+    }
+
+    /// Tells a pulling server application that `c`'s socket has room.
+    fn offer_writes(&mut self, now: Time, c: ConnId) {
+        let flow = self.net.conns[c as usize].flow;
+        if !self.apps[flow].pulls_writes() {
+            return;
+        }
+        let s = &self.net.conns[c as usize].sender;
+        if s.unsent() + s.outstanding() < s.send_buffer() {
+            let mut io = Io {
+                now,
+                flow,
+                net: &mut self.net,
+            };
+            self.apps[flow].on_writable(c, &mut io);
+        }
+    }
+
+    fn check_done(&mut self, now: Time, flow: usize) {
+        if self.net.flows[flow].done {
+            return;
+        }
+        let io = Io {
+            now,
+            flow,
+            net: &mut self.net,
+        };
+        if self.apps[flow].is_done(&io) {
+            self.net.flows[flow].done = true;
+            self.flows_done += 1;
+            self.net.metrics.on_flow_done(now, flow);
+        }
+    }
+
+    fn finish(mut self, now: Time) -> Output {
+        let net = &mut self.net;
+        if net.metrics.window.end > now {
+            net.metrics.window.end = now;
+        }
+        net.metrics.finish(now);
+        if net.metrics.bottleneck.at_window_end.is_none() {
+            net.snapshot(false);
+        }
+        let stats: Vec<_> = net.conns.iter().map(|c| c.sender.stats.clone()).collect();
+        let conn_flows: Vec<usize> = net.conns.iter().map(|c| c.flow).collect();
+        let app_summaries: Vec<_> = self.apps.iter().map(|a| a.summary(now)).collect();
+        let mut summary = summarize(
+            &net.scenario,
+            &net.metrics,
+            now,
+            &stats,
+            &conn_flows,
+            app_summaries,
+        );
+        let head = serde_json::json!({
+            "name": net.scenario.name,
+            "seed": net.scenario.seed,
+            "version": crate::VERSION,
+            "duration_s": now.as_secs_f64(),
+            "summary_window_s": [net.metrics.window.start.as_secs_f64(), net.metrics.window.end.as_secs_f64()],
+            "scenario": net.scenario.to_json(),
+        });
+        if let (Some(s), serde_json::Value::Object(h)) = (summary.as_object_mut(), head) {
+            s.extend(h);
+        }
+        let counters = net.metrics.bottleneck.counters;
+        let in_network = (net.forward.packets_in_flight()
+            + net.bottleneck.backlog_packets()
+            + net
+                .conns
+                .iter()
+                .map(|c| c.access.packets_in_flight() + c.reverse.packets_in_flight())
+                .sum::<usize>()) as u64;
+        let stats = RunStats {
+            events: net.sched.events_processed(),
+            packets: net.packets,
+            packets_received: net.received,
+            packets_dropped: counters.queue_drops + counters.random_drops,
+            packets_in_network: in_network,
+            sim_time: now.saturating_since(Time::ZERO),
+        };
+        for (flow, app) in self.apps.iter().enumerate() {
+            if let (App::Dash(dash), Some(&first)) = (app, net.flows[flow].conns.first()) {
+                dash.write_segments(&mut net.metrics.segments, first as u16, |c| c as u16);
+            }
+        }
+        let Network {
+            metrics,
+            conn_names,
+            ..
+        } = self.net;
+        Output {
+            summary,
+            metrics,
+            conn_names,
+            stats,
+        }
+    }
+}
+
+impl Network {
+    /// Creates connection `c` of `flow`; a sender-opened one connects at once.
+    fn open_conn(&mut self, now: Time, flow: usize, opener: Opener) -> ConnId {
+        let c = self.conns.len() as ConnId;
+        let f = &self.scenario.flows[flow];
+        let b = &self.scenario.bottleneck;
+        let half_rtt = b.rtt.div(2);
+        let extra = f.extra_rtt.div(2);
+        let cfg = SenderConfig {
+            mss: f.mss,
+            initial_cwnd: f.initial_cwnd,
+            slow_start_after_idle: f.slow_start_after_idle,
+        };
+        let rx = ReceiverConfig {
+            mss: f.mss,
+            rcvbuf: f.rcvbuf,
+            idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt,
+        };
+        let rng = Rng::stream(self.scenario.seed, STREAM_CC + c as u64);
+        let k = self.flows[flow].conns.len();
+        self.conn_names.push(if k == 0 {
+            f.name.clone()
+        } else {
+            format!("{}#{k}", f.name)
+        });
+        self.conns.push(Connection {
+            flow,
+            opener,
+            sender: TcpSender::new(c, cfg, f.cc.clone(), rng, self.flows[flow].host.clone()),
+            receiver: TcpReceiver::new(c, rx),
+            access: Link::new(Some(b.line_rate), extra),
+            reverse: Link::new(None, (b.rtt - half_rtt) + (f.extra_rtt - extra)),
+            connected: false,
+        });
+        self.flows[flow].conns.push(c);
+        self.metrics.add_conn(flow);
+        match opener {
+            Opener::Sender => {
+                self.conns[c as usize].sender.connect(now, &mut self.outbox);
+                self.flush_sender(now, c);
+            }
+            Opener::Client => {
+                self.send_upstream(now, c, Packet::upstream(c, Kind::Connect, 0, 0, now))
+            }
+        }
+        c
+    }
+
+    fn send_upstream(&mut self, now: Time, c: ConnId, pkt: Packet) {
+        self.packets += 1;
+        if let Some(t) = self.conns[c as usize].reverse.send(now, pkt) {
+            self.sched.schedule(t, Event::ReverseArrive(c));
+        }
+    }
+
     fn enqueue(&mut self, now: Time, pkt: Packet) {
-        let flow = pkt.flow as usize;
+        let conn = pkt.conn as usize;
         let result = self.bottleneck.arrive(now, pkt);
         self.metrics
-            .on_arrival(now, flow, self.bottleneck.backlog_bytes());
+            .on_arrival(now, conn, self.bottleneck.backlog_bytes());
         if let Err(d) = result {
             self.metrics.on_drop(&d.packet, d.reason);
         }
@@ -337,72 +594,50 @@ impl Simulation {
         }
     }
 
-    fn deliver_to_receiver(&mut self, now: Time, pkt: Packet) {
-        self.received += 1;
-        let i = pkt.flow as usize;
-        let f = &mut self.flows[i];
-        let readable = f.receiver.on_packet(now, &pkt, &mut self.acks);
-        if readable > 0 {
-            let read = f.app.on_receive(readable);
-            f.receiver.read(now, read, &mut self.acks);
-            self.metrics.on_delivered(now, i, read);
-        }
-        self.flush_receiver(now, i);
-    }
-
-    fn flush_sender(&mut self, now: Time, i: usize) {
-        let f = &mut self.flows[i];
+    fn flush_sender(&mut self, now: Time, c: ConnId) {
+        let conn = &mut self.conns[c as usize];
         for pkt in self.outbox.packets.drain(..) {
             self.packets += 1;
-            if let Some(t) = f.access.send(now, pkt) {
-                self.sched.schedule(t, Event::AccessArrive(i as u32));
+            if let Some(t) = conn.access.send(now, pkt) {
+                self.sched.schedule(t, Event::AccessArrive(c));
             }
         }
-        let mss = self.scenario.flows[i].mss;
+        let mss = self.scenario.flows[conn.flow].mss;
         for rs in self.outbox.samples.drain(..) {
-            self.metrics.on_rate_sample(now, i, &rs, mss);
+            self.metrics.on_rate_sample(now, c as usize, &rs, mss);
         }
-        if let Some(t) = f.sender.poll_timer() {
-            self.sched.schedule(t, Event::SenderTimer(i as u32));
+        if let Some(t) = conn.sender.poll_timer() {
+            self.sched.schedule(t, Event::SenderTimer(c));
         }
     }
 
-    fn flush_receiver(&mut self, now: Time, i: usize) {
-        let f = &mut self.flows[i];
+    fn flush_receiver(&mut self, now: Time, c: ConnId) {
+        let conn = &mut self.conns[c as usize];
         for ack in self.acks.drain(..) {
             self.packets += 1;
-            if let Some(t) = f.reverse.send(now, ack) {
-                self.sched.schedule(t, Event::ReverseArrive(i as u32));
+            if let Some(t) = conn.reverse.send(now, ack) {
+                self.sched.schedule(t, Event::ReverseArrive(c));
             }
         }
-        if let Some(t) = f.receiver.poll_timer() {
-            self.sched.schedule(t, Event::ReceiverTimer(i as u32));
+        if let Some(t) = conn.receiver.poll_timer() {
+            self.sched.schedule(t, Event::ReceiverTimer(c));
         }
     }
 
-    fn on_cc_update(&mut self, now: Time, i: usize) {
-        let Some(cc) = self.flows[i].sender.cc() else {
+    fn on_cc_update(&mut self, now: Time, c: ConnId, per_ack_rows: bool) {
+        let Some(cc) = self.conns[c as usize].sender.cc() else {
             return;
         };
         let (state, m) = (cc.state_name(), cc.metrics());
-        self.metrics.on_cc_update(now, i, state, &m);
-        if self.interval.is_none() {
-            self.record_flow(now, i);
-        }
-    }
-
-    fn check_done(&mut self, now: Time, i: usize) {
-        let f = &mut self.flows[i];
-        if !f.done && f.sender.is_drained() {
-            f.done = true;
-            self.flows_done += 1;
-            self.metrics.on_flow_done(now, i);
+        self.metrics.on_cc_update(now, c as usize, state, &m);
+        if per_ack_rows {
+            self.record_conn(now, c);
         }
     }
 
     fn record_tick(&mut self, now: Time) {
-        for i in 0..self.flows.len() {
-            self.record_flow(now, i);
+        for c in 0..self.conns.len() {
+            self.record_conn(now, c as ConnId);
         }
         let counters = self.metrics.bottleneck.counters;
         let tokens = self.bottleneck.tokens_bytes(now);
@@ -417,18 +652,18 @@ impl Simulation {
         });
     }
 
-    fn record_flow(&mut self, now: Time, i: usize) {
-        let f = &self.flows[i];
-        let Some(cc) = f.sender.cc() else { return };
-        let snap = f.sender.snapshot(now);
+    fn record_conn(&mut self, now: Time, c: ConnId) {
+        let conn = &self.conns[c as usize];
+        let Some(cc) = conn.sender.cc() else { return };
+        let snap = conn.sender.snapshot(now);
         let m = cc.metrics();
         let state = self.metrics.state_code(cc.state_name());
         let secs = |d: Option<Duration>| d.map_or(f64::NAN, |d| d.as_secs_f64());
         let opt = |x: Option<f64>| x.unwrap_or(f64::NAN);
-        let acc = &self.metrics.per_flow[i];
+        let acc = &self.metrics.per_conn[c as usize];
         let row = FlowRow {
             t: now.as_secs_f64(),
-            flow: i as u16,
+            flow: c as u16,
             cc_state: state,
             cwnd_pkts: cc.cwnd(),
             inflight_pkts: snap.inflight,
@@ -439,7 +674,7 @@ impl Simulation {
             bw_est_bps: opt(m.bw_est_bps),
             delivered_bytes: acc.counters.delivered_bytes,
             acked_bytes: snap.snd_una,
-            retransmitted_bytes: f.sender.stats.bytes_retransmitted,
+            retransmitted_bytes: conn.sender.stats.bytes_retransmitted,
             lost_pkts: snap.lost_pkts,
             ssthresh_pkts: m.ssthresh_pkts.map_or(f64::NAN, |s| s as f64),
             pacing_gain: opt(m.pacing_gain),
@@ -449,60 +684,75 @@ impl Simulation {
         self.metrics.flows.push(row);
     }
 
-    fn sender_bytes(&self) -> Vec<(u64, u64)> {
-        self.flows
+    fn snapshot(&mut self, start: bool) {
+        let bytes: Vec<_> = self
+            .conns
             .iter()
-            .map(|f| {
+            .map(|c| {
                 (
-                    f.sender.stats.bytes_sent,
-                    f.sender.stats.bytes_retransmitted,
+                    c.sender.stats.bytes_sent,
+                    c.sender.stats.bytes_retransmitted,
                 )
             })
-            .collect()
+            .collect();
+        self.metrics.snapshot(start, &bytes);
+    }
+}
+
+/// The network as one flow's application sees it.
+struct Io<'a> {
+    now: Time,
+    flow: usize,
+    net: &'a mut Network,
+}
+
+impl Net for Io<'_> {
+    fn now(&self) -> Time {
+        self.now
     }
 
-    fn finish(mut self, now: Time) -> Output {
-        if self.metrics.window.end > now {
-            self.metrics.window.end = now;
-        }
-        self.metrics.finish(now);
-        if self.metrics.bottleneck.at_window_end.is_none() {
-            let bytes = self.sender_bytes();
-            self.metrics.snapshot(false, &bytes);
-        }
-        let stats: Vec<_> = self.flows.iter().map(|f| f.sender.stats.clone()).collect();
-        let counters = self.metrics.bottleneck.counters;
-        let in_network = (self.forward.packets_in_flight()
-            + self.bottleneck.backlog_packets()
-            + self
-                .flows
-                .iter()
-                .map(|f| f.access.packets_in_flight() + f.reverse.packets_in_flight())
-                .sum::<usize>()) as u64;
-        let mut summary = summarize(&self.scenario, &self.metrics, now, &stats);
-        let head = serde_json::json!({
-            "name": self.scenario.name,
-            "seed": self.scenario.seed,
-            "version": crate::VERSION,
-            "duration_s": now.as_secs_f64(),
-            "summary_window_s": [self.metrics.window.start.as_secs_f64(), self.metrics.window.end.as_secs_f64()],
-            "scenario": self.scenario.to_json(),
-        });
-        if let (Some(s), serde_json::Value::Object(h)) = (summary.as_object_mut(), head) {
-            s.extend(h);
-        }
-        Output {
-            summary,
-            flow_names: self.scenario.flows.iter().map(|f| f.name.clone()).collect(),
-            stats: RunStats {
-                events: self.sched.events_processed(),
-                packets: self.packets,
-                packets_received: self.received,
-                packets_dropped: counters.queue_drops + counters.random_drops,
-                packets_in_network: in_network,
-                sim_time: now.saturating_since(Time::ZERO),
-            },
-            metrics: self.metrics,
+    fn open(&mut self, opener: Opener) -> ConnId {
+        self.net.open_conn(self.now, self.flow, opener)
+    }
+
+    fn send_upstream(&mut self, conn: ConnId, id: u64, bytes: u32) {
+        let pkt = Packet::upstream(conn, Kind::Request, id, bytes, self.now);
+        self.net.send_upstream(self.now, conn, pkt);
+    }
+
+    fn write(&mut self, conn: ConnId, bytes: u64) {
+        self.net.conns[conn as usize]
+            .sender
+            .write(self.now, bytes, &mut self.net.outbox);
+        self.net.flush_sender(self.now, conn);
+    }
+
+    fn unsent(&self, conn: ConnId) -> u64 {
+        self.net.conns[conn as usize].sender.unsent()
+    }
+
+    fn send_buffer(&self, conn: ConnId) -> u64 {
+        let s = &self.net.conns[conn as usize].sender;
+        s.send_buffer().saturating_sub(s.outstanding())
+    }
+
+    fn discard_unsent(&mut self, conn: ConnId) {
+        self.net.conns[conn as usize].sender.discard_unsent();
+    }
+
+    fn finish(&mut self, conn: ConnId) {
+        self.net.conns[conn as usize].sender.finish();
+    }
+
+    fn drained(&self, conn: ConnId) -> bool {
+        self.net.conns[conn as usize].sender.is_drained()
+    }
+
+    fn set_timer(&mut self, at: Time) {
+        if let Some(t) = self.net.flows[self.flow].timer.set(at) {
+            self.net
+                .sched
+                .schedule(t, Event::AppTimer(self.flow as u32));
         }
     }
 }

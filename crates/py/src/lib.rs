@@ -73,8 +73,11 @@ fn simulate<'py>(py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, Py
     tables.set_item("flows", table(py, m.flows.into_columns())?)?;
     tables.set_item("queue", table(py, m.queue.into_columns())?)?;
     tables.set_item("samples", table(py, m.samples.into_columns())?)?;
+    tables.set_item("segments", table(py, m.segments.into_columns())?)?;
     let dictionaries = PyDict::new(py);
-    dictionaries.set_item("flow", out.flow_names)?;
+    dictionaries.set_item("conn", out.conn_names.clone())?;
+    dictionaries.set_item("flow", out.conn_names)?;
+    dictionaries.set_item("track", ["video", "audio"])?;
     dictionaries.set_item("cc_state", m.state_names.to_vec())?;
     let stats = PyDict::new(py);
     stats.set_item("events", out.stats.events)?;

@@ -274,48 +274,87 @@ def _sample_columns(samples: pa.Table, names: list[str]) -> list[tuple[str, str,
 
 
 def video_plot(segments: pa.Table, result: Result) -> Plot:
-    """Quality (bitrate of each segment) and player buffer over time, stalls marked.
+    """Quality (bitrate of each video segment) and player buffer over time, stalls marked.
 
     Reads `segments.parquet`: index, level, bitrate_bps, bytes, request_t, first_byte_t,
-    last_byte_t, throughput_bps, abr_estimate_bps, buffer_s, stall (and `flow` when several
-    players ran).
+    last_byte_t, throughput_bps, abr_estimate_bps, buffer_s (at the request), stall, and when
+    present `flow` (one player per DASH flow), `track` (audio rows are left out) and
+    `abandoned` (abandoned downloads are marked, not drawn as quality).
     """
-    fig = Figure(figsize=(WIDTH, 4.6), layout="constrained")
-    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
-    names = result.dictionaries.get("flow", [])
-    groups: list[tuple[str, str, pa.Table]] = []
-    if "flow" in segments.column_names:
-        from ..plots.overview import _codes
+    import pyarrow.compute as pc
 
-        codes = _codes(segments.column("flow"))
-        for i, code in enumerate(np.unique(codes)):
-            label = names[code] if code < len(names) else f"player {code}"
-            groups.append((label, f"C{i % 10}", segments.filter(pa.array(codes == code))))
+    if "track" in segments.column_names:
+        segments = segments.filter(pc.equal(segments.column("track").cast(pa.string()), "video"))
+    fig = Figure(figsize=(WIDTH, 4.8), layout="constrained")
+    top, bottom = fig.subplots(2, 1, sharex=True, height_ratios=(3, 2))
+    players: list[tuple[str, str, pa.Table]] = []
+    if "flow" in segments.column_names:
+        names = segments.column("flow").cast(pa.string()).to_pylist()
+        for i, name in enumerate(dict.fromkeys(names)):
+            mask = pa.array([n == name for n in names])
+            players.append((str(name), f"C{i % 10}", segments.filter(mask)))
     else:
-        groups.append(("player", "C0", segments))
-    for label, color, rows in groups:
-        t = _column(rows, "last_byte_t")
+        players.append(("player", "C0", segments))
+    for label, color, rows in players:
+        abandoned = np.zeros(rows.num_rows, dtype=bool)
+        if "abandoned" in rows.column_names:
+            abandoned = _column(rows, "abandoned") > 0
+        done = rows.filter(pa.array(~abandoned))
+        t = _column(done, "last_byte_t")
         order = np.argsort(t)
         t = t[order]
-        bitrate = _column(rows, "bitrate_bps")[order] * 1e-6
-        top.step(t, bitrate, where="pre", color=color, lw=1.6, label=f"{label}: quality")
-        for column, style, what in (
-            ("throughput_bps", "o", "segment throughput"),
-            ("abr_estimate_bps", "-", "ABR estimate"),
-        ):
-            if column in rows.column_names:
-                values = _column(rows, column)[order] * 1e-6
-                if style == "o":
-                    top.plot(t, values, "o", ms=2.5, color=color, alpha=0.35, label=what)
-                else:
-                    top.plot(t, values, "--", lw=0.9, color=color, alpha=0.8, label=what)
+        top.step(
+            t,
+            _column(done, "bitrate_bps")[order] * 1e-6,
+            where="pre",
+            color=color,
+            lw=1.8,
+            label=f"{label}: quality",
+        )
+        if "throughput_bps" in done.column_names:
+            top.plot(
+                t,
+                _column(done, "throughput_bps")[order] * 1e-6,
+                "o",
+                ms=2.5,
+                color=color,
+                alpha=0.35,
+                label="segment throughput",
+            )
+        if "abr_estimate_bps" in done.column_names:
+            top.plot(
+                t,
+                _column(done, "abr_estimate_bps")[order] * 1e-6,
+                "--",
+                lw=0.9,
+                color=color,
+                alpha=0.8,
+                label="ABR estimate",
+            )
+        if abandoned.any():
+            gone = rows.filter(pa.array(abandoned))
+            top.plot(
+                _column(gone, "last_byte_t"),
+                _column(gone, "bitrate_bps") * 1e-6,
+                "x",
+                color="C3",
+                ms=6,
+                label="abandoned",
+            )
         if "buffer_s" in rows.column_names:
-            bottom.plot(t, _column(rows, "buffer_s")[order], color=color, lw=1.2, label=label)
-        if "stall" in rows.column_names:
-            stall = _column(rows, "stall")[order]
-            stalled = t[stall.astype(float) > 0]
+            requested = _column(rows, "request_t")
+            order = np.argsort(requested)
+            bottom.plot(
+                requested[order],
+                _column(rows, "buffer_s")[order],
+                color=color,
+                lw=1.2,
+                label=f"{label}: buffer at request",
+            )
+        if "stall" in done.column_names:
+            stalled = t[_column(done, "stall")[order] > 0]
             if len(stalled):
-                bottom.plot(stalled, np.zeros(len(stalled)), "v", color="C3", ms=6, label="stall")
+                bottom.plot(stalled, np.zeros(len(stalled)), "v", color="C3", ms=7, label="stalled")
     top.set_ylabel("bitrate (Mb/s)")
     top.set_ylim(bottom=0)
     top.legend(**_LEGEND)
@@ -330,9 +369,10 @@ def video_plot(segments: pa.Table, result: Result) -> Plot:
         "video",
         "Video quality and player buffer",
         png(fig),
-        "Top: the bitrate of each segment when it finished downloading, the throughput the "
-        "segment saw (dots) and the ABR's estimate (dashed). Bottom: seconds of video buffered; "
-        "triangles mark stalls.",
+        "Top: the bitrate of each video segment when its download finished, the throughput "
+        "it saw (dots) and the ABR's estimate (dashed); crosses mark abandoned downloads. "
+        "Bottom: seconds of video buffered when each segment was requested; triangles mark "
+        "segments that arrived during a stall.",
     )
 
 

@@ -30,7 +30,9 @@ DEFAULT_GROUP = (
     "capacity_fraction",
     "rtt_p50_s",
     "retrans_ratio",
+    "avg_bitrate_bps",  # DASH flows
     "avg_quality",
+    "rebuffer_ratio",
     "stall_rate",
 )
 MAX_LINES = 12

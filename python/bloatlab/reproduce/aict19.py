@@ -36,9 +36,9 @@ from ..report.html import png
 from ..sweep.table import SweepResults
 from ._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure, bulk, dumbbell, sweep
 
-# BBR Shallow (Claypool, [22]): BBRv1 with its cwnd cap at 1.5 BDP instead of 2. A named
-# `bbr-shallow` algorithm is coming to the core; change this one constant when it lands.
-BBR_SHALLOW_CC: Any = {"kind": "bbr", "cwnd_gain": 1.5}
+# BBR Shallow (Claypool, [22]): BBRv1 with its PROBE_BW cwnd gain at 1.5 instead of 2. The
+# core names it `bbr-shallow`; `{ kind = "bbr", cwnd_gain = 1.5 }` gives the same runs.
+BBR_SHALLOW_CC: Any = "bbr-shallow"
 
 RTT = "25ms"
 FLOWS = [2, 4, 8]
@@ -612,7 +612,7 @@ def _fig11(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         )
     fig = Figure(figsize=(7, 3.8), layout="constrained")
     ax = fig.subplots()
-    for cc, color, label in (("bbr", BBR, "BBR"), ("shallow", "C2", "BBR Shallow (cwnd_gain 1.5)")):
+    for cc, color, label in (("bbr", BBR, "BBR"), ("shallow", "C2", "BBR Shallow (cwnd gain 1.5)")):
         xs = list(means[cc])
         ax.plot(xs, [means[cc][b] * 100 for b in xs], color=color, marker="o", lw=2, label=label)
     _buffer_axis(ax, list(means["bbr"]))

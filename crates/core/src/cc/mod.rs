@@ -32,13 +32,21 @@ use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+pub mod b3r;
 pub mod bbr;
+pub mod bbr_s;
+pub mod bbr_shallow;
 pub mod cubic;
+pub mod obbr;
 pub mod reno;
 mod window;
 
+pub use b3r::{B3r, Params as B3rParams};
 pub use bbr::{Bbr, Params as BbrParams};
+pub use bbr_s::Params as BbrSParams;
+pub use bbr_shallow::Params as BbrShallowParams;
 pub use cubic::{Cubic, Params as CubicParams};
+pub use obbr::{Obbr, Params as ObbrParams};
 pub use reno::{Params as RenoParams, Reno};
 
 /// Linux's congestion-avoidance state (`icsk_ca_state`), ordered as in Linux.
@@ -125,6 +133,7 @@ pub struct CcMetrics {
 /// module-level statics (BBR-S's sample history is one). Each algorithm keeps
 /// its own entry under a key; flows on the same host get the same handle.
 #[derive(Clone, Default)]
+#[allow(clippy::type_complexity)]
 pub struct HostShared(Rc<RefCell<Vec<(&'static str, Rc<dyn Any>)>>>);
 
 impl HostShared {
@@ -208,10 +217,22 @@ pub enum CcConfig {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    BbrS(BbrSParams),
+    BbrShallow(BbrShallowParams),
+    Obbr(ObbrParams),
+    B3r(B3rParams),
 }
 
 /// Names accepted for `cc`, for error messages and `bloatlab validate`.
-pub const CC_NAMES: &[&str] = &["reno", "cubic", "bbr"];
+pub const CC_NAMES: &[&str] = &[
+    "reno",
+    "cubic",
+    "bbr",
+    "bbr-s",
+    "bbr-shallow",
+    "obbr",
+    "b3r",
+];
 
 impl CcConfig {
     pub fn name(&self) -> &'static str {
@@ -219,6 +240,10 @@ impl CcConfig {
             CcConfig::Reno(_) => "reno",
             CcConfig::Cubic(_) => "cubic",
             CcConfig::Bbr(_) => "bbr",
+            CcConfig::BbrS(_) => "bbr-s",
+            CcConfig::BbrShallow(_) => "bbr-shallow",
+            CcConfig::Obbr(_) => "obbr",
+            CcConfig::B3r(_) => "b3r",
         }
     }
 
@@ -228,6 +253,10 @@ impl CcConfig {
             CcConfig::Reno(p) => serde_json::to_value(p),
             CcConfig::Cubic(p) => serde_json::to_value(p),
             CcConfig::Bbr(p) => serde_json::to_value(p),
+            CcConfig::BbrS(p) => serde_json::to_value(p),
+            CcConfig::BbrShallow(p) => serde_json::to_value(p),
+            CcConfig::Obbr(p) => serde_json::to_value(p),
+            CcConfig::B3r(p) => serde_json::to_value(p),
         };
         let mut v = params.expect("parameters serialise");
         v.as_object_mut()
@@ -249,13 +278,24 @@ impl CcConfig {
             }
             CcConfig::Cubic(_) => Ok(()),
             CcConfig::Bbr(p) => p.validate(),
+            CcConfig::BbrS(p) => p.validate(),
+            CcConfig::BbrShallow(p) => p.validate(),
+            CcConfig::Obbr(p) => p.validate(),
+            CcConfig::B3r(p) => p.validate(),
         }
     }
 
     /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in
     /// recovery, does its own idle restart) rather than the classic hooks.
     pub fn is_model_based(&self) -> bool {
-        matches!(self, CcConfig::Bbr(_))
+        matches!(
+            self,
+            CcConfig::Bbr(_)
+                | CcConfig::BbrS(_)
+                | CcConfig::BbrShallow(_)
+                | CcConfig::Obbr(_)
+                | CcConfig::B3r(_)
+        )
     }
 
     pub fn build(&self, init: CcInit) -> Box<dyn CongestionControl> {
@@ -263,6 +303,10 @@ impl CcConfig {
             CcConfig::Reno(p) => Box::new(Reno::new(p.clone(), init)),
             CcConfig::Cubic(p) => Box::new(Cubic::new(p.clone(), init)),
             CcConfig::Bbr(p) => Box::new(Bbr::new(p.clone(), init)),
+            CcConfig::BbrS(p) => Box::new(bbr_s::new(p, init)),
+            CcConfig::BbrShallow(p) => Box::new(bbr_shallow::new(p, init)),
+            CcConfig::Obbr(p) => Box::new(Obbr::new(p.clone(), init)),
+            CcConfig::B3r(p) => Box::new(B3r::new(p.clone(), init)),
         }
     }
 }
@@ -273,6 +317,12 @@ enum CcTable {
     Reno(RenoParams),
     Cubic(CubicParams),
     Bbr(BbrParams),
+    #[serde(rename = "bbr-s")]
+    BbrS(BbrSParams),
+    #[serde(rename = "bbr-shallow")]
+    BbrShallow(BbrShallowParams),
+    Obbr(ObbrParams),
+    B3r(B3rParams),
 }
 
 #[derive(Deserialize)]
@@ -296,6 +346,10 @@ impl<'de> Deserialize<'de> for CcConfig {
             CcTable::Reno(p) => CcConfig::Reno(p),
             CcTable::Cubic(p) => CcConfig::Cubic(p),
             CcTable::Bbr(p) => CcConfig::Bbr(p),
+            CcTable::BbrS(p) => CcConfig::BbrS(p),
+            CcTable::BbrShallow(p) => CcConfig::BbrShallow(p),
+            CcTable::Obbr(p) => CcConfig::Obbr(p),
+            CcTable::B3r(p) => CcConfig::B3r(p),
         })
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! The alarm remembers the deadline its owner wants and the earliest event it
 //! has put in the queue. Moving the deadline later costs nothing (the early
-//! event fires, finds nothing due, and re-arms); moving it earlier asks for one
-//! new event. Stale events are ignored by the owner, which checks `is_due`.
+//! event fires, finds nothing due, and the owner re-arms — `rearm` or its own
+//! `set`); moving it earlier asks for one new event.
 
 use crate::time::Time;
 
@@ -39,6 +39,12 @@ impl Alarm {
         (self.deadline != Time::NEVER).then_some(self.deadline)
     }
 
+    /// After an event that was not due: the time to schedule a new event at, if any.
+    #[must_use]
+    pub fn rearm(&mut self) -> Option<Time> {
+        self.set(self.deadline).filter(|t| *t != Time::NEVER)
+    }
+
     /// Call when one of this alarm's events fires at `now`; returns whether the deadline is due.
     /// Afterwards the owner re-arms with `set` (a fired event is no longer pending).
     pub fn on_fire(&mut self, now: Time) -> bool {
@@ -62,5 +68,18 @@ mod tests {
         assert_eq!(a.set(Time::from_nanos(200)), Some(Time::from_nanos(200)));
         assert_eq!(a.set(Time::from_nanos(50)), Some(Time::from_nanos(50)));
         assert!(a.on_fire(Time::from_nanos(200)));
+    }
+
+    #[test]
+    fn an_early_event_rearms_for_the_later_deadline() {
+        let mut a = Alarm::default();
+        assert_eq!(a.set(Time::from_nanos(100)), Some(Time::from_nanos(100)));
+        assert_eq!(a.set(Time::from_nanos(300)), None);
+        assert!(!a.on_fire(Time::from_nanos(100)));
+        assert_eq!(a.rearm(), Some(Time::from_nanos(300)));
+        assert_eq!(a.rearm(), None, "already pending");
+        assert_eq!(a.set(Time::NEVER), None);
+        assert!(!a.on_fire(Time::from_nanos(300)));
+        assert_eq!(a.rearm(), None, "a cleared alarm stays quiet");
     }
 }

@@ -51,6 +51,18 @@ impl Histogram {
         self.weighted_sum += value as u128 * weight as u128;
     }
 
+    /// Adds every value of `other` (for summaries over several connections).
+    pub fn merge(&mut self, other: &Histogram) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (a, b) in self.counts.iter_mut().zip(&other.counts) {
+            *a += b;
+        }
+        self.total_weight += other.total_weight;
+        self.weighted_sum += other.weighted_sum;
+    }
+
     pub fn is_empty(&self) -> bool {
         self.total_weight == 0
     }
@@ -91,6 +103,28 @@ mod tests {
         }
         assert_eq!(h.quantile(0.5), Some(49.0));
         assert_eq!(h.mean(), Some(49.5));
+    }
+
+    #[test]
+    fn merging_equals_adding_everything_to_one() {
+        let (mut a, mut b, mut both) = (
+            Histogram::default(),
+            Histogram::default(),
+            Histogram::default(),
+        );
+        for v in [3u64, 900, 77_000] {
+            a.add(v, 2);
+            both.add(v, 2);
+        }
+        for v in [5u64, 1_000_000] {
+            b.add(v, 1);
+            both.add(v, 1);
+        }
+        a.merge(&b);
+        assert_eq!(
+            (a.quantile(0.5), a.mean()),
+            (both.quantile(0.5), both.mean())
+        );
     }
 
     #[test]

@@ -18,9 +18,9 @@ use crate::net::packet::Packet;
 use crate::net::qdisc::DropReason;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
-use tables::{FlowTable, QueueTable, SampleRow, SampleTable};
+use tables::{FlowTable, QueueTable, SampleRow, SampleTable, SegmentTable};
 
-/// Width of the per-flow delivered-bytes bins used for fairness.
+/// Width of the per-connection delivered-bytes bins used for fairness.
 pub const BIN: Duration = Duration::from_millis(100);
 
 /// The summary window.
@@ -66,9 +66,9 @@ impl Gauge {
     }
 }
 
-/// Cumulative per-flow counters (snapshotted at the window edges).
+/// Cumulative per-connection counters (snapshotted at the window edges).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FlowCounters {
+pub struct ConnCounters {
     pub delivered_bytes: u64,
     pub arrivals_pkts: u64,
     pub drops_pkts: u64,
@@ -77,11 +77,14 @@ pub struct FlowCounters {
     pub retransmitted_bytes: u64,
 }
 
+/// What one connection accumulates for the summary.
 #[derive(Debug, Default)]
-pub struct FlowAcc {
-    pub counters: FlowCounters,
-    pub at_window_start: Option<FlowCounters>,
-    pub at_window_end: Option<FlowCounters>,
+pub struct ConnAcc {
+    /// The flow this connection belongs to.
+    pub flow: usize,
+    pub counters: ConnCounters,
+    pub at_window_start: Option<ConnCounters>,
+    pub at_window_end: Option<ConnCounters>,
     pub rtt_ns: Histogram,
     pub bw_est: Gauge,
     pub state: Option<(u8, Time)>,
@@ -89,6 +92,11 @@ pub struct FlowAcc {
     pub last_rate_bps: f64,
     /// Delivered payload bytes per `BIN`.
     pub bins: Vec<u64>,
+}
+
+/// When a flow (its application) started and finished.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FlowSpan {
     pub started_at: Option<Time>,
     pub done_at: Option<Time>,
 }
@@ -117,8 +125,10 @@ pub struct Metrics {
     pub queue: QueueTable,
     pub samples: SampleTable,
     pub record_samples: bool,
+    pub segments: SegmentTable,
     pub state_names: Vec<&'static str>,
-    pub per_flow: Vec<FlowAcc>,
+    pub per_conn: Vec<ConnAcc>,
+    pub per_flow: Vec<FlowSpan>,
     pub bottleneck: QueueAcc,
 }
 
@@ -129,11 +139,21 @@ impl Metrics {
             flows: FlowTable::default(),
             queue: QueueTable::default(),
             samples: SampleTable::default(),
+            segments: SegmentTable::default(),
             record_samples,
             state_names: Vec::new(),
-            per_flow: (0..n_flows).map(|_| FlowAcc::default()).collect(),
+            per_conn: Vec::new(),
+            per_flow: vec![FlowSpan::default(); n_flows],
             bottleneck: QueueAcc::default(),
         }
+    }
+
+    /// A connection of `flow` was opened; it gets the next index.
+    pub fn add_conn(&mut self, flow: usize) {
+        self.per_conn.push(ConnAcc {
+            flow,
+            ..ConnAcc::default()
+        });
     }
 
     /// Dictionary code of a state name.
@@ -149,9 +169,9 @@ impl Metrics {
 
     // ----- bottleneck ---------------------------------------------------------
 
-    pub fn on_arrival(&mut self, now: Time, flow: usize, backlog_bytes: u64) {
+    pub fn on_arrival(&mut self, now: Time, conn: usize, backlog_bytes: u64) {
         self.bottleneck.counters.arrivals += 1;
-        self.per_flow[flow].counters.arrivals_pkts += 1;
+        self.per_conn[conn].counters.arrivals_pkts += 1;
         self.bottleneck
             .backlog
             .set(now, Some(backlog_bytes), &self.window);
@@ -162,14 +182,14 @@ impl Metrics {
             DropReason::QueueFull => self.bottleneck.counters.queue_drops += 1,
             DropReason::RandomLoss => self.bottleneck.counters.random_drops += 1,
         }
-        self.per_flow[pkt.flow as usize].counters.drops_pkts += 1;
+        self.per_conn[pkt.conn as usize].counters.drops_pkts += 1;
     }
 
     pub fn on_departure(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
         let q = &mut self.bottleneck;
         q.counters.departed_pkts += 1;
         q.counters.departed_bytes += pkt.wire_bytes as u64;
-        self.per_flow[pkt.flow as usize].counters.departed_bytes += pkt.wire_bytes as u64;
+        self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.wire_bytes as u64;
         if self.window.contains(now) {
             q.sojourn_ns
                 .add(now.saturating_since(pkt.enqueued_at).as_nanos(), 1);
@@ -177,10 +197,10 @@ impl Metrics {
         q.backlog.set(now, Some(backlog_bytes), &self.window);
     }
 
-    // ----- flows --------------------------------------------------------------
+    // ----- connections and flows ----------------------------------------------
 
-    pub fn on_delivered(&mut self, now: Time, flow: usize, bytes: u64) {
-        let f = &mut self.per_flow[flow];
+    pub fn on_delivered(&mut self, now: Time, conn: usize, bytes: u64) {
+        let f = &mut self.per_conn[conn];
         f.counters.delivered_bytes += bytes;
         let bin = (now.as_nanos() / BIN.as_nanos()) as usize;
         if f.bins.len() <= bin {
@@ -189,9 +209,9 @@ impl Metrics {
         f.bins[bin] += bytes;
     }
 
-    pub fn on_rate_sample(&mut self, now: Time, flow: usize, rs: &RateSample, mss: u32) {
+    pub fn on_rate_sample(&mut self, now: Time, conn: usize, rs: &RateSample, mss: u32) {
         let rate = rs.rate_pkts_per_sec().map(|r| r * mss as f64 * 8.0);
-        let f = &mut self.per_flow[flow];
+        let f = &mut self.per_conn[conn];
         if let Some(r) = rate {
             f.last_rate_bps = r;
         }
@@ -203,7 +223,7 @@ impl Metrics {
         if self.record_samples && rs.delivered.is_some() {
             self.samples.push(SampleRow {
                 t: now.as_secs_f64(),
-                flow: flow as u16,
+                flow: conn as u16,
                 rate_bps: rate.unwrap_or(f64::NAN),
                 app_limited: rs.is_app_limited,
                 rtt_s: rs.rtt.map_or(f64::NAN, |d| d.as_secs_f64()),
@@ -217,10 +237,10 @@ impl Metrics {
     }
 
     /// After the algorithm changed (ACK, timer): track its state and bandwidth estimate over time.
-    pub fn on_cc_update(&mut self, now: Time, flow: usize, state: &'static str, m: &CcMetrics) {
+    pub fn on_cc_update(&mut self, now: Time, conn: usize, state: &'static str, m: &CcMetrics) {
         let code = self.state_code(state);
         let w = self.window;
-        let f = &mut self.per_flow[flow];
+        let f = &mut self.per_conn[conn];
         match f.state {
             Some((c, _)) if c == code => {}
             Some((c, since)) => {
@@ -243,7 +263,7 @@ impl Metrics {
 
     /// Snapshot counters at the window's start (`start = true`) or end.
     pub fn snapshot(&mut self, start: bool, sender_bytes: &[(u64, u64)]) {
-        for (f, &(sent, retx)) in self.per_flow.iter_mut().zip(sender_bytes) {
+        for (f, &(sent, retx)) in self.per_conn.iter_mut().zip(sender_bytes) {
             f.counters.sent_bytes = sent;
             f.counters.retransmitted_bytes = retx;
             if start {
@@ -262,7 +282,7 @@ impl Metrics {
     /// Closes every gauge at the end of the run.
     pub fn finish(&mut self, now: Time) {
         let w = self.window;
-        for f in &mut self.per_flow {
+        for f in &mut self.per_conn {
             if let Some((c, since)) = f.state {
                 add_state_time(&mut f.state_ns, c, w.overlap(since, now));
                 f.state = Some((c, now));

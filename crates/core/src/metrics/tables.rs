@@ -117,3 +117,32 @@ table!(
         prior_in_flight: u32,
     }
 );
+
+table!(
+    /// segments.parquet: every DASH segment download (and abandoned attempt).
+    SegmentTable, SegmentRow {
+        /// Index into the flow-name dictionary (the DASH flow).
+        flow: u16,
+        /// 0 = video, 1 = audio.
+        track: u8,
+        index: u32,
+        level: u8,
+        bitrate_bps: f64,
+        /// Response body bytes received.
+        bytes: u64,
+        request_t: f64,
+        first_byte_t: f64,
+        last_byte_t: f64,
+        /// bytes × 8 / (last byte − first byte).
+        throughput_bps: f64,
+        /// The ABR's throughput estimate when it chose this segment (NaN if it has none).
+        abr_estimate_bps: f64,
+        /// Buffer level when the request was issued, s.
+        buffer_s: f64,
+        /// Playback was stalled when the segment arrived.
+        stall: bool,
+        abandoned: bool,
+        /// Index into the connection-name dictionary.
+        conn: u16,
+    }
+);

@@ -2,8 +2,8 @@
 
 use crate::time::Time;
 
-/// Index of a flow in the scenario (its position among expanded flows).
-pub type FlowId = u32;
+/// Index of a connection in the simulation (a flow has one or more).
+pub type ConnId = u32;
 
 /// IPv4 + TCP header bytes with the timestamp option: 1448 B of payload ride in a 1500 B packet.
 pub const HEADER_BYTES: u32 = 52;
@@ -18,6 +18,10 @@ pub enum Kind {
     SynAck,
     Data,
     Ack,
+    /// Client asks the server to open the connection (stands in for the client's SYN).
+    Connect,
+    /// An application message from client to server (an HTTP request); `seq` is its id.
+    Request,
 }
 
 /// A received byte range `[start, end)` reported in an ACK.
@@ -29,7 +33,7 @@ pub struct SackBlock {
 
 #[derive(Clone, Debug)]
 pub struct Packet {
-    pub flow: FlowId,
+    pub conn: ConnId,
     pub kind: Kind,
     /// Bytes on the wire (headers included).
     pub wire_bytes: u32,
@@ -54,9 +58,9 @@ pub struct Packet {
 }
 
 impl Packet {
-    fn new(flow: FlowId, kind: Kind, wire_bytes: u32, now: Time) -> Self {
+    fn new(conn: ConnId, kind: Kind, wire_bytes: u32, now: Time) -> Self {
         Packet {
-            flow,
+            conn,
             kind,
             wire_bytes,
             seq: 0,
@@ -72,8 +76,8 @@ impl Packet {
         }
     }
 
-    pub fn data(flow: FlowId, seq: u64, len: u32, is_retrans: bool, now: Time) -> Self {
-        let mut p = Packet::new(flow, Kind::Data, len + HEADER_BYTES, now);
+    pub fn data(conn: ConnId, seq: u64, len: u32, is_retrans: bool, now: Time) -> Self {
+        let mut p = Packet::new(conn, Kind::Data, len + HEADER_BYTES, now);
         p.seq = seq;
         p.len = len;
         p.is_retrans = is_retrans;
@@ -81,7 +85,7 @@ impl Packet {
     }
 
     pub fn ack(
-        flow: FlowId,
+        conn: ConnId,
         cum_ack: u64,
         sack: &[SackBlock],
         rwnd: u64,
@@ -95,7 +99,7 @@ impl Packet {
         } else {
             (2 + 8 * blocks as u32).div_ceil(4) * 4
         };
-        let mut p = Packet::new(flow, Kind::Ack, HEADER_BYTES + sack_bytes, now);
+        let mut p = Packet::new(conn, Kind::Ack, HEADER_BYTES + sack_bytes, now);
         p.seq = cum_ack;
         p.sack[..blocks].copy_from_slice(&sack[..blocks]);
         p.sack_len = blocks as u8;
@@ -104,12 +108,19 @@ impl Packet {
         p
     }
 
-    pub fn syn(flow: FlowId, now: Time) -> Self {
-        Packet::new(flow, Kind::Syn, HEADER_BYTES + 8, now)
+    /// A client → server control message; `id` names it to the server application.
+    pub fn upstream(conn: ConnId, kind: Kind, id: u64, bytes: u32, now: Time) -> Self {
+        let mut p = Packet::new(conn, kind, HEADER_BYTES + bytes, now);
+        p.seq = id;
+        p
     }
 
-    pub fn syn_ack(flow: FlowId, now: Time) -> Self {
-        Packet::new(flow, Kind::SynAck, HEADER_BYTES + 8, now)
+    pub fn syn(conn: ConnId, now: Time) -> Self {
+        Packet::new(conn, Kind::Syn, HEADER_BYTES + 8, now)
+    }
+
+    pub fn syn_ack(conn: ConnId, now: Time) -> Self {
+        Packet::new(conn, Kind::SynAck, HEADER_BYTES + 8, now)
     }
 
     pub fn sack_blocks(&self) -> &[SackBlock] {

@@ -6,13 +6,16 @@
 pub mod spec;
 pub mod units;
 
+use crate::app::dash::http;
+use crate::app::dash::video::Video;
+use crate::app::dash::DashConfig;
 use crate::cc::CcConfig;
 use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
 use crate::time::Duration;
 use crate::units::Rate;
 use serde_json::{json, Value};
-use spec::{AppSpec, QueueSpec, ScenarioSpec, ShaperSpec};
+use spec::{AppTable, LadderSpec, QueueSpec, ScenarioSpec, ShaperSpec};
 use std::fmt;
 use units::LimitSpec;
 
@@ -67,16 +70,19 @@ pub struct Bottleneck {
 }
 
 #[derive(Clone, Debug)]
-pub enum App {
+pub enum AppSpec {
     /// `None` = unlimited.
-    Bulk { bytes: Option<u64> },
+    Bulk {
+        bytes: Option<u64>,
+    },
+    Dash(Box<DashConfig>),
 }
 
 #[derive(Clone, Debug)]
 pub struct Flow {
     pub name: String,
     pub cc: CcConfig,
-    pub app: App,
+    pub app: AppSpec,
     pub start: Duration,
     pub stop: Option<Duration>,
     pub extra_rtt: Duration,
@@ -84,6 +90,8 @@ pub struct Flow {
     pub initial_cwnd: u32,
     pub rcvbuf: u64,
     pub slow_start_after_idle: bool,
+    /// Flows on the same host share host-wide algorithm state.
+    pub host: String,
 }
 
 #[derive(Clone, Debug)]
@@ -150,14 +158,20 @@ impl Scenario {
             .flows
             .iter()
             .map(|f| {
-                let app = match f.app {
-                    App::Bulk { bytes } => json!({"kind": "bulk", "bytes": bytes}),
+                let app = match &f.app {
+                    AppSpec::Bulk { bytes } => json!({"kind": "bulk", "bytes": bytes}),
+                    AppSpec::Dash(d) => json!({
+                        "kind": "dash", "video": d.video.name, "video_levels_bps": d.video.bitrates_bps,
+                        "segment_duration_ns": d.video.segment_duration.as_nanos(), "segments": d.video.segments,
+                        "audio_bps": d.audio.as_ref().map(|a| a.bitrates_bps[0]), "abr": d.abr, "http": d.http,
+                        "profile": d.profile, "max_connections": d.max_connections,
+                    }),
                 };
                 json!({
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "host": f.host,
                 })
             })
             .collect();
@@ -246,16 +260,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 ),
             );
         }
-        let app = match &f.app {
-            AppSpec::Bulk { bytes } => {
-                if bytes.is_some_and(|b| b.0 == 0) {
-                    return err(format!("{path}.app.bytes"), "0 bytes: a bulk transfer needs at least 1 byte (omit `bytes` for unlimited)");
-                }
-                App::Bulk {
-                    bytes: bytes.map(|b| b.0),
-                }
-            }
-        };
+        let app = resolve_app(&f.app, &path)?;
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -269,7 +274,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 );
             }
             flows.push(Flow {
-                name,
+                name: name.clone(),
                 cc: f.cc.clone(),
                 app: app.clone(),
                 start,
@@ -279,6 +284,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 initial_cwnd: f.initial_cwnd,
                 rcvbuf,
                 slow_start_after_idle: f.slow_start_after_idle,
+                host: f.host.clone().unwrap_or_else(|| name.clone()),
             });
         }
     }
@@ -289,7 +295,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
     if duration.is_none() {
         if let Some(f) = flows
             .iter()
-            .find(|f| f.stop.is_none() && matches!(f.app, App::Bulk { bytes: None }))
+            .find(|f| f.stop.is_none() && matches!(f.app, AppSpec::Bulk { bytes: None }))
         {
             return err("duration", format!("missing, but flow {:?} is unlimited and has no `stop`: set `duration` (e.g. \"60s\"), or give the flow a `stop` or `app.bytes`", f.name));
         }
@@ -303,6 +309,111 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
         flows,
         telemetry,
     })
+}
+
+fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
+    match app {
+        AppTable::Bulk { bytes } => {
+            if bytes.is_some_and(|b| b.0 == 0) {
+                return err(
+                    format!("{path}.app.bytes"),
+                    "0 bytes: a bulk transfer needs at least 1 byte (omit `bytes` for unlimited)",
+                );
+            }
+            Ok(AppSpec::Bulk {
+                bytes: bytes.map(|b| b.0),
+            })
+        }
+        AppTable::Dash(d) => {
+            let spec::DashTable {
+                video,
+                abr,
+                http,
+                audio,
+                profile,
+                max_connections,
+            } = d.as_ref();
+            let video = resolve_video(video).map_err(|m| ScenarioError {
+                path: format!("{path}.app.video"),
+                message: m,
+            })?;
+            let abr = abr.clone().unwrap_or_default();
+            abr.validate().map_err(|m| ScenarioError {
+                path: format!("{path}.app.abr"),
+                message: m,
+            })?;
+            let max_connections = max_connections.unwrap_or(http::H1_MAX_CONNECTIONS as u32);
+            if !(1..=http::H1_MAX_CONNECTIONS as u32).contains(&max_connections) {
+                return err(
+                    format!("{path}.app.max_connections"),
+                    format!(
+                        "{max_connections} is out of range: allowed 1 to {}",
+                        http::H1_MAX_CONNECTIONS
+                    ),
+                );
+            }
+            let audio = match audio {
+                Some(r) if r.0.is_zero() => {
+                    return err(
+                        format!("{path}.app.audio"),
+                        "\"0bps\": an audio track needs a positive bitrate",
+                    )
+                }
+                Some(r) => Some(Video::audio(
+                    r.0.bps_f64(),
+                    video.segment_duration,
+                    video.segments,
+                )),
+                None => None,
+            };
+            Ok(AppSpec::Dash(Box::new(DashConfig {
+                video,
+                audio,
+                abr,
+                http: http.unwrap_or_default(),
+                profile: profile.clone().unwrap_or_default(),
+                max_connections: max_connections as usize,
+            })))
+        }
+    }
+}
+
+const VIDEO_HELP: &str = "expected \"www21\", \"bbb\", the path of a Sabre movie JSON file, or a table { bitrates = [\"1Mbps\", ...], segment_duration = \"4s\", segments = 100 }";
+
+fn resolve_video(v: &Value) -> Result<Video, String> {
+    match v {
+        Value::String(s) if s == "www21" => Ok(Video::www21()),
+        Value::String(s) if s == "bbb" => Ok(Video::bbb()),
+        Value::String(path) if path.ends_with(".json") => {
+            let text =
+                std::fs::read_to_string(path).map_err(|e| format!("cannot read {path:?}: {e}"))?;
+            Video::from_sabre_json(path, &text).map_err(|m| format!("{path:?}: {m}"))
+        }
+        Value::Object(_) => {
+            let l: LadderSpec =
+                serde_json::from_value(v.clone()).map_err(|e| format!("{e}: {VIDEO_HELP}"))?;
+            let bitrates: Vec<f64> = l.bitrates.iter().map(|r| r.0.bps_f64()).collect();
+            if bitrates.is_empty()
+                || bitrates[0] <= 0.0
+                || bitrates.windows(2).any(|w| w[1] <= w[0])
+            {
+                return Err(
+                    "bitrates must be a non-empty, strictly increasing list of positive rates"
+                        .into(),
+                );
+            }
+            if l.segment_duration.0.is_zero() || l.segments == 0 {
+                return Err("segment_duration and segments must be positive".into());
+            }
+            Ok(Video::constant(
+                "ladder",
+                bitrates,
+                l.segment_duration.0,
+                l.segments,
+            ))
+        }
+        other => Err(format!("{other} is not a video: {VIDEO_HELP}")),
+    }
 }
 
 fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioError> {

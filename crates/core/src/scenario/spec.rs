@@ -6,6 +6,9 @@
 //! flows, ...) happen when the spec is resolved (`super::resolve`).
 
 use super::units::{DurationField, LimitField, RateField, SizeField};
+use crate::app::dash::abr::AbrConfig;
+use crate::app::dash::http::Version;
+use crate::app::dash::profile::Profile;
 use crate::cc::CcConfig;
 use serde::Deserialize;
 
@@ -92,7 +95,7 @@ pub struct RateStepSpec {
 pub struct FlowSpec {
     pub name: Option<String>,
     pub cc: CcConfig,
-    pub app: AppSpec,
+    pub app: AppTable,
     pub start: Option<DurationField>,
     pub stop: Option<DurationField>,
     /// Expand into this many identical flows named `name-0` … `name-(count−1)`.
@@ -109,6 +112,8 @@ pub struct FlowSpec {
     pub rcvbuf: Option<SizeField>,
     #[serde(default = "yes")]
     pub slow_start_after_idle: bool,
+    /// Flows naming the same host share host-wide algorithm state (BBR-S's history).
+    pub host: Option<String>,
 }
 
 fn one() -> u32 {
@@ -126,9 +131,33 @@ fn yes() -> bool {
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
-pub enum AppSpec {
+pub enum AppTable {
     /// A bulk source: `bytes` to send, or unlimited.
     Bulk { bytes: Option<SizeField> },
+    /// A DASH player and its web server.
+    Dash(Box<DashTable>),
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DashTable {
+    /// "www21", "bbb", a Sabre movie JSON path, or `{ bitrates = [...], segment_duration, segments }`.
+    pub video: serde_json::Value,
+    pub abr: Option<AbrConfig>,
+    pub http: Option<Version>,
+    /// Bitrate of an audio track fetched alongside the video.
+    pub audio: Option<RateField>,
+    pub profile: Option<Profile>,
+    pub max_connections: Option<u32>,
+}
+
+/// An inline constant-bitrate ladder.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LadderSpec {
+    pub bitrates: Vec<RateField>,
+    pub segment_duration: DurationField,
+    pub segments: usize,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -18,7 +18,7 @@
 //! `dsack` flag on the ACK instead of carrying a D-SACK block.
 
 use crate::engine::Alarm;
-use crate::net::packet::{FlowId, Packet, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::packet::{ConnId, Packet, SackBlock, MAX_SACK_BLOCKS};
 use crate::time::{Duration, Time};
 
 /// Delayed-ACK timeout (`TCP_DELACK_MIN`, initial `ato`).
@@ -38,7 +38,7 @@ pub struct ReceiverConfig {
 }
 
 pub struct TcpReceiver {
-    flow: FlowId,
+    conn: ConnId,
     cfg: ReceiverConfig,
     established: bool,
     rcv_nxt: u64,
@@ -60,9 +60,9 @@ pub struct TcpReceiver {
 }
 
 impl TcpReceiver {
-    pub fn new(flow: FlowId, cfg: ReceiverConfig) -> Self {
+    pub fn new(conn: ConnId, cfg: ReceiverConfig) -> Self {
         TcpReceiver {
-            flow,
+            conn,
             cfg,
             established: false,
             rcv_nxt: 0,
@@ -87,7 +87,7 @@ impl TcpReceiver {
         match pkt.kind {
             crate::net::packet::Kind::Syn => {
                 self.established = true;
-                let mut syn_ack = Packet::syn_ack(self.flow, now);
+                let mut syn_ack = Packet::syn_ack(self.conn, now);
                 syn_ack.rwnd = self.window();
                 out.push(syn_ack);
                 0
@@ -174,7 +174,7 @@ impl TcpReceiver {
 
     fn send_ack(&mut self, now: Time, delayed: bool, out: &mut Vec<Packet>) {
         let blocks = &self.recent[..self.recent.len().min(MAX_SACK_BLOCKS)];
-        let mut ack = Packet::ack(self.flow, self.rcv_nxt, blocks, self.window(), delayed, now);
+        let mut ack = Packet::ack(self.conn, self.rcv_nxt, blocks, self.window(), delayed, now);
         ack.dsack = self.dup_pending;
         self.dup_pending = false;
         out.push(ack);

@@ -35,13 +35,15 @@ use crate::cc::{
     CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, WindowValidation,
 };
 use crate::engine::{Alarm, Rng};
-use crate::net::packet::{FlowId, Kind, Packet};
+use crate::net::packet::{ConnId, Kind, Packet};
 use crate::time::{Duration, Time};
 
 /// Linux's `TCP_TIMEOUT_MIN` (2 jiffies at HZ=1000), added to a multi-packet probe timeout.
 const TLP_MIN_SLACK: Duration = Duration::from_millis(2);
 /// Marker for "the application has unlimited data".
 pub const UNLIMITED: u64 = u64::MAX / 4;
+/// Smallest send buffer (Linux `tcp_wmem[1]` is 16 KiB; autotuning starts from 64 KiB of room).
+const MIN_SEND_BUFFER: u64 = 64 * 1024;
 
 #[derive(Clone, Debug)]
 pub struct SenderConfig {
@@ -71,7 +73,7 @@ enum Phase {
 }
 
 pub struct TcpSender {
-    flow: FlowId,
+    conn: ConnId,
     cfg: SenderConfig,
     cc_config: CcConfig,
     cc_rng: Option<Rng>,
@@ -104,19 +106,20 @@ pub struct TcpSender {
     cwnd_used: u32,
     cwnd_stamp: Time,
     last_send: Time,
+    finished: bool,
     pub stats: SenderStats,
 }
 
 impl TcpSender {
     pub fn new(
-        flow: FlowId,
+        conn: ConnId,
         cfg: SenderConfig,
         cc_config: CcConfig,
         cc_rng: Rng,
         host: HostShared,
     ) -> Self {
         TcpSender {
-            flow,
+            conn,
             cfg,
             cc_config,
             cc_rng: Some(cc_rng),
@@ -149,6 +152,7 @@ impl TcpSender {
             cwnd_used: 0,
             cwnd_stamp: Time::ZERO,
             last_send: Time::ZERO,
+            finished: false,
             stats: SenderStats::default(),
         }
     }
@@ -184,16 +188,36 @@ impl TcpSender {
         self.try_send(now, out);
     }
 
-    /// The application stops writing: nothing beyond what was already sent.
-    pub fn stop_writing(&mut self) {
+    /// Forgets data written but not yet sent (an aborted response, a stopped source).
+    pub fn discard_unsent(&mut self) {
         self.write_seq = self.snd_nxt;
     }
 
-    /// Everything written has been acknowledged.
+    /// The application will write nothing more; once all is acknowledged the sender is drained.
+    pub fn finish(&mut self) {
+        self.finished = true;
+    }
+
+    /// Everything written has been acknowledged and nothing more will come.
     pub fn is_drained(&self) -> bool {
-        matches!(self.phase, Phase::Established)
-            && self.snd_una >= self.write_seq
-            && self.write_seq < UNLIMITED
+        self.finished && matches!(self.phase, Phase::Established) && self.snd_una >= self.write_seq
+    }
+
+    /// Bytes written but not yet sent.
+    pub fn unsent(&self) -> u64 {
+        self.write_seq - self.snd_nxt
+    }
+
+    /// Bytes sent and not yet cumulatively acknowledged.
+    pub fn outstanding(&self) -> u64 {
+        self.snd_nxt - self.snd_una
+    }
+
+    /// What the socket holds before the application waits: Linux autotunes
+    /// `sk_sndbuf` to about twice the congestion window (`tcp_sndbuf_expand`).
+    pub fn send_buffer(&self) -> u64 {
+        let cwnd = self.cc.as_ref().map_or(self.cfg.initial_cwnd, |c| c.cwnd()) as u64;
+        (2 * cwnd * self.cfg.mss as u64).max(MIN_SEND_BUFFER)
     }
 
     pub fn acked_bytes(&self) -> u64 {
@@ -514,7 +538,7 @@ impl TcpSender {
             len,
             false,
             out,
-            Packet::data(self.flow, seq, len, false, now),
+            Packet::data(self.conn, seq, len, false, now),
         );
     }
 
@@ -532,7 +556,7 @@ impl TcpSender {
             len,
             true,
             out,
-            Packet::data(self.flow, seq, len, true, now),
+            Packet::data(self.conn, seq, len, true, now),
         );
     }
 
@@ -593,7 +617,7 @@ impl TcpSender {
             .unwrap_or(RTO_MAX)
             .min(RTO_MAX);
         self.syn_deadline = Some(now + timeout);
-        out.packets.push(Packet::syn(self.flow, now));
+        out.packets.push(Packet::syn(self.conn, now));
     }
 
     // ----- timers -----------------------------------------------------------

@@ -1,7 +1,9 @@
 //! Integration tests: whole runs through the public API, one module per behaviour.
 
 mod conservation;
+mod dash;
 mod determinism;
+mod variants;
 
 use bloatlab_core::scenario::Scenario;
 use bloatlab_core::simulation::{Output, Simulation};

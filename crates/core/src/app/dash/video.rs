@@ -46,8 +46,19 @@ struct SabreMovie {
 
 impl Video {
     /// A constant-size ladder.
-    pub fn constant(name: &str, bitrates_bps: Vec<f64>, segment_duration: Duration, segments: usize) -> Self {
-        Video { name: name.into(), bitrates_bps, segment_duration, segments, sizes: Sizes::Constant }
+    pub fn constant(
+        name: &str,
+        bitrates_bps: Vec<f64>,
+        segment_duration: Duration,
+        segments: usize,
+    ) -> Self {
+        Video {
+            name: name.into(),
+            bitrates_bps,
+            segment_duration,
+            segments,
+            sizes: Sizes::Constant,
+        }
     }
 
     /// The WWW'21 video: 11 levels 1, 2.5, 5, … 25 Mb/s; 127 segments of 5 s.
@@ -59,8 +70,16 @@ impl Video {
 
     /// Big Buck Bunny as dash.js serves it (`bbb_30fps`): 10 levels, 4 s segments, ~10.6 min.
     pub fn bbb() -> Self {
-        let kbps = [254.320, 507.246, 759.798, 1013.310, 1254.758, 1883.700, 3134.488, 4952.892, 9914.554, 14931.538];
-        Video::constant("bbb", kbps.iter().map(|k| k * 1e3).collect(), Duration::from_secs(4), 159)
+        let kbps = [
+            254.320, 507.246, 759.798, 1013.310, 1254.758, 1883.700, 3134.488, 4952.892, 9914.554,
+            14931.538,
+        ];
+        Video::constant(
+            "bbb",
+            kbps.iter().map(|k| k * 1e3).collect(),
+            Duration::from_secs(4),
+            159,
+        )
     }
 
     /// A single-level audio track.
@@ -70,9 +89,16 @@ impl Video {
 
     /// Parses Sabre's movie JSON.
     pub fn from_sabre_json(name: &str, text: &str) -> Result<Self, String> {
-        let m: SabreMovie = serde_json::from_str(text).map_err(|e| format!("not a Sabre movie JSON: {e}"))?;
-        if m.bitrates_kbps.is_empty() || m.bitrates_kbps.windows(2).any(|w| w[1] <= w[0]) || m.bitrates_kbps[0] <= 0.0 {
-            return Err("bitrates_kbps must be a non-empty, strictly increasing list of positive bitrates".into());
+        let m: SabreMovie =
+            serde_json::from_str(text).map_err(|e| format!("not a Sabre movie JSON: {e}"))?;
+        if m.bitrates_kbps.is_empty()
+            || m.bitrates_kbps.windows(2).any(|w| w[1] <= w[0])
+            || m.bitrates_kbps[0] <= 0.0
+        {
+            return Err(
+                "bitrates_kbps must be a non-empty, strictly increasing list of positive bitrates"
+                    .into(),
+            );
         }
         if m.segment_duration_ms == 0 {
             return Err("segment_duration_ms must be positive".into());
@@ -84,10 +110,15 @@ impl Video {
         let mut table = Vec::with_capacity(m.segment_sizes_bits.len());
         for (i, row) in m.segment_sizes_bits.iter().enumerate() {
             if row.len() != levels {
-                return Err(format!("segment {i} has {} sizes, expected one per bitrate ({levels})", row.len()));
+                return Err(format!(
+                    "segment {i} has {} sizes, expected one per bitrate ({levels})",
+                    row.len()
+                ));
             }
             if row.iter().any(|b| !(b.is_finite() && *b > 0.0)) {
-                return Err(format!("segment {i} has a size that is not a positive number of bits"));
+                return Err(format!(
+                    "segment {i} has a size that is not a positive number of bits"
+                ));
             }
             table.push(row.iter().map(|b| (b / 8.0).ceil() as u64).collect());
         }
@@ -107,7 +138,9 @@ impl Video {
     /// Bytes of segment `index` at `level` (media payload, without HTTP headers).
     pub fn size(&self, index: usize, level: usize) -> u64 {
         match &self.sizes {
-            Sizes::Constant => (self.bitrates_bps[level] * self.segment_duration.as_secs_f64() / 8.0).round() as u64,
+            Sizes::Constant => (self.bitrates_bps[level] * self.segment_duration.as_secs_f64()
+                / 8.0)
+                .round() as u64,
             Sizes::Table(t) => t[index][level],
         }
     }
@@ -120,7 +153,10 @@ impl Video {
     /// Highest level whose bitrate is at most `bps` (the lowest if none is): dash.js
     /// `getOptimalRepresentationForBitrate`.
     pub fn level_for_bitrate(&self, bps: f64) -> usize {
-        self.bitrates_bps.iter().rposition(|&b| b <= bps).unwrap_or(0)
+        self.bitrates_bps
+            .iter()
+            .rposition(|&b| b <= bps)
+            .unwrap_or(0)
     }
 }
 
@@ -149,7 +185,10 @@ mod tests {
     #[test]
     fn sabre_movies_parse_and_bad_ones_say_why() {
         let v = Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[300000, 600008], [280000, 590000]]}"#).unwrap();
-        assert_eq!((v.segments, v.size(0, 1), v.size(1, 0)), (2, 75_001, 35_000));
+        assert_eq!(
+            (v.segments, v.size(0, 1), v.size(1, 0)),
+            (2, 75_001, 35_000)
+        );
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [200, 100], "segment_sizes_bits": [[1, 2]]}"#).unwrap_err().contains("increasing"));
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[1]]}"#).unwrap_err().contains("segment 0"));
     }

@@ -46,7 +46,9 @@
 //! `model.rs` (bdp, quantization budget, TSO goal, in_net_at_edt, `update_bw`);
 //! `filters.rs` (windowed min/max, the [`BwFilter`] interface); `long_term.rs`
 //! (policer) and `ack_aggregation.rs` (`extra_acked`); `control.rs` (pacing rate,
-//! cwnd, loss and idle hooks); `params.rs` ([`Params`]).
+//! cwnd, loss and idle hooks); `params.rs` ([`Params`]); `hooks.rs` (the
+//! two halves of `bbr_main` and the accessors variants such as oBBR and B3R
+//! compose with, plus `percentile.rs`, BBR-S's bandwidth filter).
 //!
 //! # References
 //!
@@ -169,9 +171,11 @@ mod ack_aggregation;
 mod control;
 mod drain;
 pub mod filters;
+mod hooks;
 mod long_term;
 pub mod model;
 mod params;
+pub mod percentile;
 mod probe_bw;
 mod probe_rtt;
 mod startup;
@@ -180,6 +184,7 @@ mod tests;
 
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
 pub use params::Params;
+pub use percentile::{PercentileFilter, PercentileHistory};
 
 use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
 use crate::engine::Rng;
@@ -264,6 +269,8 @@ pub struct Bbr {
     lt: LongTermBw,
     ack_aggr: AckAggregation,
     rng: Rng,
+    /// State entries so far (every `transition_to`), for variants that reset on mode entry.
+    entries: u64,
 }
 
 impl Bbr {
@@ -308,6 +315,7 @@ impl Bbr {
             lt: LongTermBw::default(),
             ack_aggr: AckAggregation::new(Time::ZERO),
             rng: init.rng,
+            entries: 0,
             p,
         };
         bbr.init_pacing_rate_from_rtt(init.srtt);
@@ -341,6 +349,7 @@ impl Bbr {
             next
         );
         self.state = next;
+        self.entries += 1;
     }
 
     /// Stamps `bbr_init` takes from the clock, taken at the first hook instead.
@@ -368,23 +377,8 @@ impl Bbr {
 impl CongestionControl for Bbr {
     /// Linux `bbr_main`: update the model, then pace and size the window from it.
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        self.start_clock(now);
-        if conn.mss > 0 {
-            self.mss = conn.mss;
-        }
-        self.app_limited_requested = false;
-        // bbr_update_model
-        self.update_bw(conn, rs);
-        self.update_ack_aggregation(conn, rs);
-        self.update_cycle_phase(now, conn, rs);
-        self.check_full_bw_reached(rs);
-        self.check_drain(now, conn);
-        self.update_min_rtt(now, conn, rs);
-        self.update_gains();
-        // outputs
-        let bw = self.bw();
-        self.set_pacing_rate(conn, bw, self.pacing_gain);
-        self.set_cwnd(conn, rs, rs.acked_sacked, bw, self.cwnd_gain);
+        self.update_model(now, conn, rs);
+        self.set_outputs(conn, rs, self.cwnd_gain);
     }
 
     /// `tcp_enter_recovery` → `bbr_ssthresh` → `bbr_save_cwnd`.

@@ -5,9 +5,58 @@
 //! download, about stalls, and asks it during a download whether to abandon.
 //! Rules see the player only through [`AbrContext`]; they keep their own
 //! estimators (dash.js throughput history, BOLA's placeholder, ...).
+//!
+//! | kind | what | file |
+//! |---|---|---|
+//! | `throughput`, `bola`, `dynamic` | dash.js `ABRStrategy` with its helper rules | [`controller`] ([`throughput`], [`bola`], [`dynamic`], [`insufficient_buffer`], [`switch_history`], [`abandon`], [`estimator`]) |
+//! | `fixed` | one level throughout | [`fixed`] |
+//! | `bba`, `rb`, `festive`, `robust_mpc` | Pensieve's baselines | [`bba`], [`rb`], [`festive`], [`robust_mpc`] ([`pensieve`]) |
+//!
+//! [`AbrConfig`] selects one by name or table and builds it for a track.
+//!
+//! # What the player must do
+//!
+//! * Call `decide` before every request (including the first: the answer is
+//!   the profile's initial level), `on_download` after every download with
+//!   `ctx.buffer` the level *before* the segment is appended, `abandon` on
+//!   every progress event of the download in flight, `on_buffer_empty` when
+//!   the buffer falls below the profile's `stall_threshold`, and
+//!   `on_buffer_level` whenever the buffer level changes (at least right
+//!   after each append; dash.js samples it on every `timeupdate`, about every
+//!   250 ms) — DYNAMIC switches on these observations.
+//! * Honour `Decision::delay` (BOLA's pacing) before issuing the request.
+//! * After `abandon` returns a level, the re-request is a request like any
+//!   other: call `decide` and use its level (the abandonment's level unless a
+//!   rule still allowed during ABANDON_LOAD moves it, as dash.js's next
+//!   `checkPlaybackQuality` may). `on_download` takes the abandoned download
+//!   too, with `abandoned = true`.
+//! * Build one ABR per track; a track is audio when its video is named
+//!   `"audio"` (as [`Video::audio`] does).
 
 use super::video::Video;
 use crate::time::{Duration, Time};
+
+pub mod abandon;
+pub mod bba;
+pub mod bola;
+pub mod config;
+pub mod controller;
+pub mod dynamic;
+pub mod estimator;
+pub mod festive;
+pub mod fixed;
+pub mod insufficient_buffer;
+pub mod pensieve;
+pub mod rb;
+pub mod robust_mpc;
+pub mod switch_history;
+pub mod throughput;
+
+#[cfg(test)]
+mod testkit;
+
+pub use config::{AbrConfig, ABR_NAMES};
+pub use controller::{DashJs, Strategy};
 
 /// One finished (or abandoned) segment download, as the player measured it.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,7 +133,10 @@ pub struct Decision {
 
 impl Decision {
     pub fn now(level: usize) -> Self {
-        Decision { level, delay: Duration::ZERO }
+        Decision {
+            level,
+            delay: Duration::ZERO,
+        }
     }
 }
 
@@ -97,6 +149,9 @@ pub trait Abr {
 
     /// Playback stalled: the buffer ran empty.
     fn on_buffer_empty(&mut self, _now: Time) {}
+
+    /// The buffer level changed (dash.js BUFFER_LEVEL metric): after appends and during playback.
+    fn on_buffer_level(&mut self, _now: Time, _buffer: Duration) {}
 
     /// During a download: `Some(level)` abandons it and re-requests the segment at `level`.
     fn abandon(&mut self, _ctx: &AbrContext, _p: &Progress) -> Option<usize> {

@@ -1,0 +1,223 @@
+//! dash.js AbandonRequestsRule: give up on a segment that will arrive too late
+//! and re-request it at a level the measured rate sustains.
+//!
+//! # In a nutshell
+//!
+//! Evaluated on every progress event of the download in flight:
+//!
+//! ```text
+//!   skip if buffer > buffer_time_default, or this segment index was abandoned before
+//!   on each progress event: sample = 8·bytes_received / (now − first byte)    (v3)
+//!   if samples ≥ min_samples (v3 5, v5 6) and now − first byte > 500 ms and not finished:
+//!       rate = mean(samples)                       (v3: mean of cumulative rates)
+//!            | 8·(bytes − bytes₁) / (now − t₁)      (v5: since the first progress event)
+//!       if 8·total / rate ≥ 1.8 × segment duration and the level in flight is not the lowest:
+//!           q = highest level ≤ rate × 0.9 (no dead-time correction)
+//!           if bytes remaining > total × bitrate_q / bitrate_current:
+//!               abandon, re-request at q (at most once per segment index)
+//! ```
+//!
+//! The controller then holds ABANDON_LOAD for 10 s (ThroughputRule silent,
+//! only the profile's `switches_during_abandon` direction applied), resets the
+//! switch history and deflates BOLA's placeholder.
+//!
+//! # References
+//!
+//! * dash.js v3.x `src/streaming/rules/abr/AbandonRequestsRule.js`
+//!   (`ABANDON_MULTIPLIER`, `GRACE_TIME_THRESHOLD`, `MIN_LENGTH_TO_AVERAGE`),
+//!   `controllers/AbrController.onFragmentLoadProgress`.
+//! * bloatlab spec `abr-and-traces.md` §1.9 (v5 rate and sample threshold).
+//!
+//! # Deviations
+//!
+//! * Rates and the projected download time are not rounded to whole kbit/s
+//!   and 10 ms as dash.js v3 does.
+//! * One progress event = one call to [`AbandonRequestsRule::check`]; the
+//!   player decides how often progress events fire (browsers: about every
+//!   50 ms or per network read).
+//!
+//! # Constants
+//!
+//! | Name | Value | Unit | Meaning | Source |
+//! |------|-------|------|---------|--------|
+//! | (profile) `abandon_multiplier` | 1.8 | — | projected time / segment duration that triggers | `ABANDON_MULTIPLIER` |
+//! | (profile) `abandon_grace_time` | 500 | ms | earliest abandonment after the first byte | `GRACE_TIME_THRESHOLD` |
+//! | (profile) `abandon_min_samples` | 5 / 6 | events | samples before deciding | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
+
+use super::{AbrContext, Progress};
+use crate::app::dash::profile::{AbandonRate, Profile};
+use crate::time::Time;
+
+#[derive(Clone, Debug, PartialEq)]
+struct InFlight {
+    index: usize,
+    level: usize,
+    /// Cumulative rates since the first byte, bit/s, one per progress event.
+    samples: Vec<f64>,
+    /// Bytes and time at the first progress event.
+    first: (u64, Time),
+}
+
+/// Per-track abandonment state.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AbandonRequestsRule {
+    in_flight: Option<InFlight>,
+    abandoned: Vec<usize>,
+}
+
+impl AbandonRequestsRule {
+    /// One progress event of `p`; `Some(level)` abandons and re-requests at `level`.
+    /// `current` is the controller's current level.
+    pub fn check(
+        &mut self,
+        ctx: &AbrContext,
+        p: &Progress,
+        profile: &Profile,
+        current: usize,
+    ) -> Option<usize> {
+        if ctx.buffer > profile.buffer_time_default || self.abandoned.contains(&p.index) {
+            return None;
+        }
+        let first_byte = p.first_byte_at?;
+        let now = ctx.now;
+        let info = match &mut self.in_flight {
+            Some(f) if f.index == p.index && f.level == p.level => f,
+            slot => slot.insert(InFlight {
+                index: p.index,
+                level: p.level,
+                samples: Vec::new(),
+                first: (p.bytes_received, now),
+            }),
+        };
+        let elapsed = now.saturating_since(first_byte).as_secs_f64();
+        if p.bytes_received > 0 && elapsed > 0.0 {
+            info.samples.push(p.bytes_received as f64 * 8.0 / elapsed);
+        }
+        if p.bytes_received >= p.bytes_total {
+            self.in_flight = None;
+            return None;
+        }
+        if info.samples.len() < profile.abandon_min_samples
+            || elapsed <= profile.abandon_grace_time.as_secs_f64()
+        {
+            return None;
+        }
+        let rate = match profile.abandon_rate {
+            AbandonRate::MeanOfCumulative => {
+                info.samples.iter().sum::<f64>() / info.samples.len() as f64
+            }
+            AbandonRate::SinceFirstProgress => {
+                let (b0, t0) = info.first;
+                let dt = now.saturating_since(t0).as_secs_f64();
+                if dt <= 0.0 {
+                    return None;
+                }
+                p.bytes_received.saturating_sub(b0) as f64 * 8.0 / dt
+            }
+        };
+        let total_bits = p.bytes_total as f64 * 8.0;
+        let segment = ctx.video.segment_duration.as_secs_f64();
+        if total_bits / rate < segment * profile.abandon_multiplier || p.level == 0 {
+            return None;
+        }
+        let bitrates = &ctx.video.bitrates_bps;
+        let q = ctx
+            .video
+            .level_for_bitrate(rate * profile.bandwidth_safety_factor);
+        let other_total =
+            p.bytes_total as f64 * bitrates[q] / bitrates[current.min(bitrates.len() - 1)];
+        let remaining = (p.bytes_total - p.bytes_received) as f64;
+        if remaining > other_total {
+            self.abandoned.push(p.index);
+            self.in_flight = None;
+            Some(q)
+        } else {
+            None
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testkit::*;
+    use super::*;
+    use crate::app::dash::video::Video;
+
+    /// Feeds progress events of segment 3 at level 8 (20 Mb/s, 12.5 MB) arriving at `bps` from a
+    /// first byte at t = 10 s, every `step_s`, and returns the first abandonment and its time.
+    fn feed(profile: &Profile, bps: f64, buffer_s: f64, step_s: f64) -> Option<(usize, f64)> {
+        let v = Video::www21();
+        let total = v.size(3, 8);
+        let mut rule = AbandonRequestsRule::default();
+        for k in 1..=40 {
+            let t = 10.0 + k as f64 * step_s;
+            let received = ((bps * k as f64 * step_s / 8.0) as u64).min(total);
+            let c = ctx(&v, &[], t, 3, buffer_s);
+            if let Some(q) = rule.check(&c, &progress(3, 8, total, received, 10.0, k), profile, 8) {
+                return Some((q, t));
+            }
+        }
+        None
+    }
+
+    #[test]
+    fn a_download_projected_past_1_8_segments_is_abandoned_for_the_sustainable_level() {
+        // 12.5 MB at 4 Mb/s takes 25 s ≥ 1.8 × 5 s. Events every 0.1 s: the 5th sample is at
+        // 0.5 s (not > 500 ms), the 6th at 0.6 s decides. Rate 4 Mb/s × 0.9 = 3.6 → level 1
+        // (2.5 Mb/s); remaining 12.2 MB > 12.5 MB × 2.5/20 = 1.56 MB → abandon to level 1.
+        let (q, t) = feed(&Profile::v3(), 4e6, 8.0, 0.1).unwrap();
+        assert_eq!(q, 1);
+        assert!((t - 10.6).abs() < 1e-9, "{t}");
+    }
+
+    #[test]
+    fn a_download_that_will_finish_in_time_is_kept() {
+        // 12.5 MB at 12 Mb/s: 8.33 s < 9 s → never abandoned.
+        assert_eq!(feed(&Profile::v3(), 12e6, 8.0, 0.1), None);
+    }
+
+    #[test]
+    fn a_buffer_above_the_stable_time_never_abandons() {
+        assert_eq!(feed(&Profile::v3(), 4e6, 12.5, 0.1), None);
+        assert!(feed(&Profile::v5(), 4e6, 12.5, 0.1).is_some());
+    }
+
+    #[test]
+    fn the_lowest_level_is_never_abandoned() {
+        let v = Video::www21();
+        let total = v.size(0, 0);
+        let mut rule = AbandonRequestsRule::default();
+        for k in 1..=20 {
+            let t = 10.0 + k as f64 * 0.1;
+            let c = ctx(&v, &[], t, 0, 2.0);
+            let p = progress(0, 0, total, 1000 * k as u64, 10.0, k);
+            assert_eq!(rule.check(&c, &p, &Profile::v3(), 0), None);
+        }
+    }
+
+    #[test]
+    fn a_segment_is_abandoned_at_most_once() {
+        let v = Video::www21();
+        let total = v.size(3, 8);
+        let p3 = Profile::v3();
+        let mut rule = AbandonRequestsRule::default();
+        let mut fired = 0;
+        for k in 1..=30 {
+            let t = 10.0 + k as f64 * 0.1;
+            let c = ctx(&v, &[], t, 3, 8.0);
+            // The same index re-requested at level 8 again after the first abandonment.
+            let p = progress(3, 8, total, (4e6 * k as f64 * 0.1 / 8.0) as u64, 10.0, k);
+            fired += rule.check(&c, &p, &p3, 8).is_some() as usize;
+        }
+        assert_eq!(fired, 1);
+    }
+
+    #[test]
+    fn v5_measures_from_the_first_progress_event_and_needs_six_samples() {
+        // First event at 10.1 s with 50 kB; the rate since then is 4 Mb/s; the sixth event
+        // (10.6 s, 0.6 s after the first byte) decides: 4 × 0.9 → level 1.
+        let (q, t) = feed(&Profile::v5(), 4e6, 8.0, 0.1).unwrap();
+        assert_eq!(q, 1);
+        assert!((t - 10.6).abs() < 1e-9, "{t}");
+    }
+}

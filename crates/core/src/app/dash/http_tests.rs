@@ -1,0 +1,179 @@
+use super::*;
+use crate::time::Time;
+
+/// A network double: records what the HTTP layer asks for; a socket's unsent
+/// bytes leave only when the test says so.
+#[derive(Default)]
+struct FakeNet {
+    now: Time,
+    opened: Vec<ConnId>,
+    upstream: Vec<(ConnId, u64)>,
+    unsent: BTreeMap<ConnId, u64>,
+    written: BTreeMap<ConnId, u64>,
+    room: u64,
+    discarded: Vec<ConnId>,
+}
+
+impl Net for FakeNet {
+    fn now(&self) -> Time {
+        self.now
+    }
+    fn open(&mut self, _opener: Opener) -> ConnId {
+        let c = self.opened.len() as ConnId;
+        self.opened.push(c);
+        c
+    }
+    fn send_upstream(&mut self, conn: ConnId, id: u64, _bytes: u32) {
+        self.upstream.push((conn, id));
+    }
+    fn write(&mut self, conn: ConnId, bytes: u64) {
+        *self.unsent.entry(conn).or_default() += bytes;
+        *self.written.entry(conn).or_default() += bytes;
+    }
+    fn unsent(&self, conn: ConnId) -> u64 {
+        self.unsent.get(&conn).copied().unwrap_or(0)
+    }
+    fn send_buffer(&self, _conn: ConnId) -> u64 {
+        self.room
+    }
+    fn discard_unsent(&mut self, conn: ConnId) {
+        self.discarded.push(conn);
+        self.unsent.insert(conn, 0);
+    }
+    fn finish(&mut self, _conn: ConnId) {}
+    fn drained(&self, _conn: ConnId) -> bool {
+        false
+    }
+    fn set_timer(&mut self, _at: Time) {}
+}
+
+impl FakeNet {
+    /// The socket of `conn` sends everything it holds.
+    fn send_all(&mut self, conn: ConnId) -> u64 {
+        self.unsent.insert(conn, 0).unwrap_or(0)
+    }
+}
+
+/// Delivers all bytes written on `conn` to the client, in one batch.
+fn deliver(http: &mut Http, net: &mut FakeNet, conn: ConnId) -> Vec<Arrival> {
+    let bytes = net.send_all(conn);
+    let mut out = Vec::new();
+    http.on_data(conn, bytes, net, &mut out);
+    out
+}
+
+#[test]
+fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
+    let mut net = FakeNet {
+        room: u64::MAX / 2,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H1, 6);
+    let a = http.request(10_000, &mut net);
+    let b = http.request(20_000, &mut net);
+    assert_eq!(net.opened, vec![0], "one connection at a time is opened");
+    http.on_connected(0, &mut net);
+    assert_eq!(net.upstream, vec![(0, a)]);
+    assert_eq!(net.opened, vec![0, 1], "b waits for a second connection");
+    http.on_connected(1, &mut net);
+    assert_eq!(net.upstream, vec![(0, a), (1, b)]);
+    http.on_upstream(0, a, &mut net);
+    http.on_upstream(1, b, &mut net);
+    assert_eq!(net.written[&0], 10_300);
+    let got = deliver(&mut http, &mut net, 0);
+    assert_eq!(
+        got,
+        vec![Arrival {
+            id: a,
+            first: true,
+            complete: true
+        }]
+    );
+    let c = http.request(5_000, &mut net);
+    assert_eq!(
+        net.upstream.last(),
+        Some(&(0, c)),
+        "the idle connection is reused"
+    );
+    assert_eq!(net.opened.len(), 2);
+}
+
+#[test]
+fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
+    let mut net = FakeNet {
+        room: 20_000,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H2, 6);
+    let video = http.request(100_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, video, &mut net);
+    let audio = http.request(3_000, &mut net);
+    assert_eq!(
+        net.opened,
+        vec![0],
+        "one HTTP/2 connection carries every stream"
+    );
+    http.on_upstream(0, audio, &mut net);
+    let mut finished = Vec::new();
+    for _ in 0..20 {
+        for a in deliver(&mut http, &mut net, 0) {
+            if a.complete {
+                finished.push(a.id);
+            }
+        }
+        http.on_writable(0, &mut net);
+    }
+    assert_eq!(
+        finished,
+        vec![audio, video],
+        "the short audio response overtakes the long video one"
+    );
+    assert_eq!(http.exchange(video).received, 100_050);
+    // 50 B HEADERS + 13 DATA frames (100 000 B / 8 KiB) with 9 B each
+    let video_frames = 100_000u64.div_ceil(H2_CHUNK);
+    assert_eq!(net.written[&0], 100_050 + 3_050 + 9 * (video_frames + 1));
+}
+
+#[test]
+fn an_aborted_http2_stream_gets_no_more_frames() {
+    let mut net = FakeNet {
+        room: 10_000,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H2, 6);
+    let id = http.request(1_000_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, id, &mut net);
+    let before = net.written[&0];
+    http.abort(id, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(0, id | ABORT)));
+    http.on_upstream(0, id | ABORT, &mut net);
+    deliver(&mut http, &mut net, 0);
+    http.on_writable(0, &mut net);
+    assert_eq!(net.written[&0], before);
+    assert!(http.exchange(id).aborted);
+}
+
+#[test]
+fn an_aborted_http1_exchange_closes_its_connection() {
+    let mut net = FakeNet {
+        room: 1_000,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H1, 6);
+    let id = http.request(50_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, id, &mut net);
+    http.abort(id, &mut net);
+    http.on_upstream(0, id | ABORT, &mut net);
+    assert_eq!(net.discarded, vec![0]);
+    let next = http.request(1_000, &mut net);
+    assert_eq!(
+        net.opened,
+        vec![0, 1],
+        "a new connection replaces the closed one"
+    );
+    http.on_connected(1, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(1, next)));
+}

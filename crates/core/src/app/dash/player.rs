@@ -1,0 +1,492 @@
+//! The DASH player: playout buffer, start-up, stalls, and when to request
+//! the next segment — dash.js's `ScheduleController` and media element, as
+//! the spec (`abr-and-traces.md` §1.11) describes them.
+//!
+//! ```text
+//!   buffer level (per track) = media time buffered − playhead
+//!   request the next segment when   level + segment duration ≤ target
+//!       target = buffer_time_default (12 s in dash.js v3, 18 s in v5), or
+//!                buffer_time_at_top_quality (30 s; 60 s for content ≥ 10 min) at the top level
+//!   playback starts when every track has a segment; it stalls the instant a
+//!   track's buffer runs dry and resumes when every track has data again
+//! ```
+//!
+//! The playhead moves in exact integer time, so a stall begins at the
+//! nanosecond the buffer empties, not at the next event. The audio track (if
+//! any) follows the video's buffer target at its single level.
+//!
+//! Deviations: no fast switching (segment replacement) and no seeking; the
+//! manifest is one request made before the first segment.
+
+use super::abr::{Abr, AbrContext, Download, Progress};
+use super::video::Video;
+use crate::time::{Duration, Time};
+
+/// The player constants that depend on the dash.js version (from `Profile`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerConfig {
+    /// Buffer target below the top level (dash.js `stableBufferTime` / `bufferTimeDefault`).
+    pub buffer_time_default: Duration,
+    /// Buffer target at the top level.
+    pub buffer_time_at_top_quality: Duration,
+    /// Below this level the player reports BUFFER_EMPTY to the ABR (dash.js `stallThreshold`).
+    pub stall_threshold: Duration,
+}
+
+/// How often a playing media element reports its buffer level (dash.js reacts to
+/// `timeupdate`/playback progression, about every 250 ms).
+pub const BUFFER_LEVEL_PERIOD: Duration = Duration::from_millis(250);
+
+pub const VIDEO: usize = 0;
+pub const AUDIO: usize = 1;
+
+/// A segment download the player started.
+#[derive(Clone, Debug)]
+pub struct Fetch {
+    pub track: usize,
+    pub index: usize,
+    pub level: usize,
+    /// HTTP exchange carrying it.
+    pub exchange: u64,
+    pub requested_at: Time,
+    pub buffer_at_request: Duration,
+    pub estimate_bps: Option<f64>,
+    pub events: usize,
+}
+
+/// One finished or abandoned segment, for segments.parquet and QoE.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SegmentRecord {
+    pub track: usize,
+    pub download: Download,
+    pub bitrate_bps: f64,
+    pub estimate_bps: Option<f64>,
+    /// Playback was stalled when it arrived.
+    pub stalled: bool,
+    pub exchange: u64,
+}
+
+/// What the player wants fetched next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Want {
+    pub track: usize,
+    pub index: usize,
+    pub level: usize,
+    pub bytes: u64,
+}
+
+struct TrackState {
+    media: Video,
+    next: usize,
+    fetching: Option<Fetch>,
+    /// Media time buffered from the start of the content (segments arrive in order).
+    buffered: Duration,
+    history: Vec<Download>,
+    last_level: Option<usize>,
+    /// Earliest time the next request may go (BOLA's pacing delay).
+    not_before: Time,
+}
+
+pub struct Player {
+    cfg: PlayerConfig,
+    tracks: Vec<TrackState>,
+    abr: Box<dyn Abr>,
+    playhead: Duration,
+    /// When `playhead` was last brought up to date.
+    clock: Time,
+    playing: bool,
+    started_at: Option<Time>,
+    began_at: Option<Time>,
+    stall_since: Option<Time>,
+    stalls: Vec<(Time, Duration)>,
+    ended_at: Option<Time>,
+    records: Vec<SegmentRecord>,
+    /// The buffer is below `stall_threshold` and BUFFER_EMPTY has been reported.
+    reported_empty: bool,
+    next_level_report: Time,
+}
+
+impl Player {
+    pub fn new(cfg: PlayerConfig, video: Video, audio: Option<Video>, abr: Box<dyn Abr>) -> Self {
+        let track = |media: Video| TrackState {
+            media,
+            next: 0,
+            fetching: None,
+            buffered: Duration::ZERO,
+            history: Vec::new(),
+            last_level: None,
+            not_before: Time::ZERO,
+        };
+        let mut tracks = vec![track(video)];
+        tracks.extend(audio.map(track));
+        Player {
+            cfg,
+            tracks,
+            abr,
+            playhead: Duration::ZERO,
+            clock: Time::ZERO,
+            playing: false,
+            started_at: None,
+            began_at: None,
+            stall_since: None,
+            stalls: Vec::new(),
+            ended_at: None,
+            records: Vec::new(),
+            reported_empty: false,
+            next_level_report: Time::ZERO,
+        }
+    }
+
+    /// The manifest arrived: the player starts fetching segments.
+    pub fn begin(&mut self, now: Time) {
+        self.began_at = Some(now);
+        self.clock = now;
+    }
+
+    fn length(&self) -> Duration {
+        self.tracks[VIDEO].media.length()
+    }
+
+    fn buffered_end(&self) -> Duration {
+        self.tracks
+            .iter()
+            .map(|t| t.buffered)
+            .min()
+            .unwrap_or(Duration::ZERO)
+            .min(self.length())
+    }
+
+    /// Buffer level of `track` at the current playhead.
+    fn level(&self, track: usize) -> Duration {
+        self.tracks[track].buffered.saturating_sub(self.playhead)
+    }
+
+    /// Brings the playhead to `now`, starting a stall (at the exact time the
+    /// buffer emptied) or ending playback on the way, and tells the ABR about
+    /// the buffer level (BUFFER_EMPTY below the stall threshold, periodic levels).
+    pub fn advance(&mut self, now: Time) {
+        if self.playing && !self.reported_empty {
+            let headroom = self.buffered_end().saturating_sub(self.playhead);
+            let crossing = self.clock + headroom.saturating_sub(self.cfg.stall_threshold);
+            if headroom < self.length().saturating_sub(self.playhead) && crossing <= now {
+                self.reported_empty = true;
+                self.abr.on_buffer_empty(crossing);
+            }
+        }
+        self.move_playhead(now);
+        if self.began_at.is_some() && self.ended_at.is_none() && now >= self.next_level_report {
+            self.abr.on_buffer_level(now, self.level(VIDEO));
+            self.next_level_report = now + BUFFER_LEVEL_PERIOD;
+        }
+    }
+
+    fn move_playhead(&mut self, now: Time) {
+        if self.playing {
+            let elapsed = now.saturating_since(self.clock);
+            let end = self.buffered_end();
+            let room = end.saturating_sub(self.playhead);
+            if elapsed >= room {
+                let at = self.clock + room;
+                self.playhead = end;
+                self.playing = false;
+                if end >= self.length() {
+                    self.ended_at = Some(at);
+                } else {
+                    self.stall_since = Some(at);
+                }
+            } else {
+                self.playhead += elapsed;
+            }
+        }
+        self.clock = now;
+    }
+
+    /// What the ABR sees (built from fields, so the ABR itself can be borrowed mutably beside it).
+    fn ctx<'a>(
+        tracks: &'a [TrackState],
+        playhead: Duration,
+        stalled: bool,
+        started: bool,
+        now: Time,
+        track: usize,
+        index: usize,
+    ) -> AbrContext<'a> {
+        let t = &tracks[track];
+        AbrContext {
+            now,
+            video: &t.media,
+            index,
+            buffer: t.buffered.saturating_sub(playhead),
+            last_level: t.last_level,
+            history: &t.history,
+            stalled,
+            playback_started: started,
+        }
+    }
+
+    fn target(&self) -> Duration {
+        let v = &self.tracks[VIDEO];
+        let top = v.media.levels() - 1;
+        if v.last_level == Some(top) {
+            self.cfg.buffer_time_at_top_quality
+        } else {
+            self.cfg.buffer_time_default
+        }
+    }
+
+    /// The level at which `track` wants more, as buffer headroom: request while level < threshold.
+    fn threshold(&self, track: usize) -> Duration {
+        let target = self.target();
+        let seg = self.tracks[track].media.segment_duration;
+        if target > seg {
+            target - seg
+        } else {
+            target
+        }
+    }
+
+    fn may_request(&self, track: usize) -> bool {
+        let t = &self.tracks[track];
+        self.began_at.is_some()
+            && self.ended_at.is_none()
+            && t.fetching.is_none()
+            && t.next < t.media.segments
+    }
+
+    /// The next segment to request now, if any (at most one in flight per track).
+    pub fn want(&mut self, now: Time) -> Option<Want> {
+        self.advance(now);
+        for track in 0..self.tracks.len() {
+            if !self.may_request(track)
+                || self.level(track) > self.threshold(track)
+                || now < self.tracks[track].not_before
+            {
+                continue;
+            }
+            let index = self.tracks[track].next;
+            let level = if track == VIDEO {
+                let ctx = Self::ctx(
+                    &self.tracks,
+                    self.playhead,
+                    self.stall_since.is_some(),
+                    self.started_at.is_some(),
+                    now,
+                    track,
+                    index,
+                );
+                let decision = self.abr.decide(&ctx);
+                if !decision.delay.is_zero() {
+                    self.tracks[track].not_before = now + decision.delay;
+                    continue;
+                }
+                decision.level
+            } else {
+                0
+            };
+            let bytes = self.tracks[track].media.size(index, level);
+            return Some(Want {
+                track,
+                index,
+                level,
+                bytes,
+            });
+        }
+        None
+    }
+
+    /// A request for `want` went out as HTTP exchange `exchange`.
+    pub fn on_requested(&mut self, now: Time, want: Want, exchange: u64) {
+        let estimate_bps = if want.track == VIDEO {
+            self.abr.estimate_bps()
+        } else {
+            None
+        };
+        let buffer_at_request = self.level(want.track);
+        self.tracks[want.track].fetching = Some(Fetch {
+            track: want.track,
+            index: want.index,
+            level: want.level,
+            exchange,
+            requested_at: now,
+            buffer_at_request,
+            estimate_bps,
+            events: 0,
+        });
+    }
+
+    /// The in-flight fetch of `track`, if any.
+    pub fn fetching(&self, track: usize) -> Option<&Fetch> {
+        self.tracks[track].fetching.as_ref()
+    }
+
+    /// Bytes of the video fetch arrived; returns `Some(level)` if the ABR abandons it for `level`.
+    pub fn on_progress(
+        &mut self,
+        now: Time,
+        received: u64,
+        first_byte_at: Option<Time>,
+    ) -> Option<usize> {
+        self.advance(now);
+        let t = &mut self.tracks[VIDEO];
+        let f = t.fetching.as_mut()?;
+        f.events += 1;
+        let p = Progress {
+            index: f.index,
+            level: f.level,
+            bytes_total: t.media.size(f.index, f.level),
+            bytes_received: received,
+            requested_at: f.requested_at,
+            first_byte_at,
+            events: f.events,
+        };
+        let ctx = Self::ctx(
+            &self.tracks,
+            self.playhead,
+            self.stall_since.is_some(),
+            self.started_at.is_some(),
+            now,
+            VIDEO,
+            p.index,
+        );
+        let choice = self.abr.abandon(&ctx, &p)?;
+        (choice != p.level).then_some(choice)
+    }
+
+    /// The fetch of `track` ended at `now`: complete (appended) or abandoned.
+    pub fn on_fetched(
+        &mut self,
+        now: Time,
+        track: usize,
+        bytes: u64,
+        first_byte_at: Option<Time>,
+        abandoned: bool,
+    ) {
+        self.advance(now);
+        let Some(f) = self.tracks[track].fetching.take() else {
+            return;
+        };
+        let download = Download {
+            index: f.index,
+            level: f.level,
+            bytes,
+            requested_at: f.requested_at,
+            first_byte_at: first_byte_at.unwrap_or(now),
+            completed_at: now,
+            buffer_at_request: f.buffer_at_request,
+            abandoned,
+        };
+        let stalled = self.stall_since.is_some();
+        if track == VIDEO {
+            // the ABR sees the buffer as it was before this segment is appended
+            let ctx = Self::ctx(
+                &self.tracks,
+                self.playhead,
+                stalled,
+                self.started_at.is_some(),
+                now,
+                VIDEO,
+                f.index,
+            );
+            self.abr.on_download(&ctx, &download);
+        }
+        let t = &mut self.tracks[track];
+        if !abandoned {
+            t.buffered += t.media.segment_duration;
+            t.next += 1;
+            t.last_level = Some(f.level);
+        }
+        t.history.push(download.clone());
+        let bitrate_bps = t.media.bitrates_bps[f.level];
+        self.records.push(SegmentRecord {
+            track,
+            download,
+            bitrate_bps,
+            estimate_bps: f.estimate_bps,
+            stalled,
+            exchange: f.exchange,
+        });
+        if !abandoned && self.level(VIDEO) >= self.cfg.stall_threshold {
+            self.reported_empty = false;
+        }
+        if track == VIDEO && !abandoned {
+            self.abr.on_buffer_level(now, self.level(VIDEO));
+        }
+        self.maybe_play(now);
+    }
+
+    fn maybe_play(&mut self, now: Time) {
+        if self.playing || self.ended_at.is_some() || self.buffered_end() <= self.playhead {
+            return;
+        }
+        if let Some(since) = self.stall_since.take() {
+            self.stalls.push((since, now - since));
+        }
+        self.started_at.get_or_insert(now);
+        self.playing = true;
+        self.clock = now;
+    }
+
+    /// When the player next needs to act: the buffer emptying, playback ending,
+    /// a track's buffer falling below its target, or a pacing delay expiring.
+    pub fn next_wakeup(&self) -> Option<Time> {
+        let mut next = Time::NEVER;
+        if self.playing {
+            let headroom = self.buffered_end().saturating_sub(self.playhead);
+            next = next.min(self.clock + headroom).min(self.next_level_report);
+            if !self.reported_empty && headroom > self.cfg.stall_threshold {
+                next = next.min(self.clock + (headroom - self.cfg.stall_threshold));
+            }
+        }
+        for track in 0..self.tracks.len() {
+            if !self.may_request(track) {
+                continue;
+            }
+            let t = &self.tracks[track];
+            if t.not_before > self.clock {
+                next = next.min(t.not_before);
+            }
+            let surplus = self.level(track).saturating_sub(self.threshold(track));
+            if self.playing && !surplus.is_zero() {
+                next = next.min(self.clock + surplus);
+            }
+        }
+        (next != Time::NEVER).then_some(next)
+    }
+
+    pub fn ended(&self) -> Option<Time> {
+        self.ended_at
+    }
+
+    pub fn started(&self) -> Option<Time> {
+        self.started_at
+    }
+
+    pub fn began(&self) -> Option<Time> {
+        self.began_at
+    }
+
+    /// Completed stalls (start, duration), plus the one in progress up to `now`.
+    pub fn stalls(&self, now: Time) -> Vec<(Time, Duration)> {
+        let mut v = self.stalls.clone();
+        if let Some(since) = self.stall_since {
+            v.push((since, now.saturating_since(since)));
+        }
+        v
+    }
+
+    pub fn records(&self) -> &[SegmentRecord] {
+        &self.records
+    }
+
+    pub fn video(&self) -> &Video {
+        &self.tracks[VIDEO].media
+    }
+
+    pub fn playhead(&self) -> Duration {
+        self.playhead
+    }
+}
+
+#[cfg(test)]
+#[path = "player_tests.rs"]
+mod tests;

@@ -1,0 +1,140 @@
+use super::*;
+use crate::app::dash::abr::Decision;
+
+/// Always picks `level`; counts buffer-empty events.
+struct Fixed {
+    level: usize,
+    empties: std::rc::Rc<std::cell::Cell<usize>>,
+}
+
+impl Abr for Fixed {
+    fn decide(&mut self, _ctx: &AbrContext) -> Decision {
+        Decision::now(self.level)
+    }
+    fn on_buffer_empty(&mut self, _now: Time) {
+        self.empties.set(self.empties.get() + 1);
+    }
+    fn estimate_bps(&self) -> Option<f64> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        "fixed"
+    }
+}
+
+fn secs(s: f64) -> Time {
+    Time::ZERO + Duration::from_secs_f64(s)
+}
+
+fn player(
+    level: usize,
+    segments: usize,
+    audio: bool,
+) -> (Player, std::rc::Rc<std::cell::Cell<usize>>) {
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), segments);
+    let audio = audio.then(|| Video::audio(128e3, Duration::from_secs(5), segments));
+    let cfg = PlayerConfig {
+        buffer_time_default: Duration::from_secs(12),
+        buffer_time_at_top_quality: Duration::from_secs(30),
+        stall_threshold: Duration::from_millis(500),
+    };
+    let empties = std::rc::Rc::new(std::cell::Cell::new(0));
+    let p = Player::new(
+        cfg,
+        video,
+        audio,
+        Box::new(Fixed {
+            level,
+            empties: empties.clone(),
+        }),
+    );
+    (p, empties)
+}
+
+/// Requests what the player wants at `at` and completes each download instantly.
+fn fetch_all(p: &mut Player, at: Time) -> Vec<Want> {
+    let mut got = Vec::new();
+    while let Some(w) = p.want(at) {
+        p.on_requested(at, w, got.len() as u64);
+        p.on_fetched(at, w.track, w.bytes, Some(at), false);
+        got.push(w);
+    }
+    got
+}
+
+#[test]
+fn requests_stop_once_the_buffer_plus_a_segment_reaches_the_target() {
+    let (mut p, _) = player(1, 100, false);
+    assert!(p.want(Time::ZERO).is_none(), "nothing before the manifest");
+    p.begin(Time::ZERO);
+    let got = fetch_all(&mut p, Time::ZERO);
+    // levels 0 s and 5 s are at most 12 − 5 = 7 s: two segments, then 10 s > 7 s stops
+    assert_eq!(got.iter().map(|w| w.index).collect::<Vec<_>>(), vec![0, 1]);
+    assert_eq!(got[0].bytes, 2e6 as u64 * 5 / 8);
+    // playing drains 10 s → 7 s after 3 s; before that it only wakes to report its buffer level
+    assert_eq!(p.next_wakeup(), Some(secs(0.25)));
+    assert!(p.want(secs(2.999)).is_none());
+    assert_eq!(fetch_all(&mut p, secs(3.0)).len(), 1);
+}
+
+#[test]
+fn at_the_top_level_the_buffer_target_is_the_top_quality_one() {
+    let (mut p, _) = player(2, 100, false);
+    p.begin(Time::ZERO);
+    // the first segment sets the level; then the target is 30 s: requests while level ≤ 25 s
+    // (0, 5, 10, 15, 20, 25 s buffered when asked)
+    assert_eq!(fetch_all(&mut p, Time::ZERO).len(), 6);
+}
+
+#[test]
+fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() {
+    let (mut p, empties) = player(0, 100, false);
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(secs(1.0), 0, w.bytes, Some(secs(0.5)), false);
+    assert_eq!(p.started(), Some(secs(1.0)));
+    // the second segment is requested at once but only arrives at 9.25 s; the buffer ran out at 6 s
+    let w = p.want(secs(1.0)).unwrap();
+    p.on_requested(secs(1.0), w, 1);
+    p.advance(secs(8.0));
+    assert_eq!(empties.get(), 1);
+    p.on_fetched(secs(9.25), 0, w.bytes, Some(secs(9.0)), false);
+    assert_eq!(
+        p.stalls(secs(9.25)),
+        vec![(secs(6.0), Duration::from_millis(3250))]
+    );
+    assert!(p.records()[1].stalled);
+}
+
+#[test]
+fn playback_waits_for_every_track_and_ends_at_the_exact_media_end() {
+    let (mut p, _) = player(0, 2, true);
+    p.begin(Time::ZERO);
+    let v = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, v, 0);
+    let a = p.want(Time::ZERO).unwrap();
+    assert_eq!(a.track, AUDIO, "audio is fetched alongside video");
+    p.on_requested(Time::ZERO, a, 1);
+    p.on_fetched(secs(0.5), VIDEO, v.bytes, None, false);
+    assert_eq!(p.started(), None, "no audio yet");
+    p.on_fetched(secs(0.7), AUDIO, a.bytes, None, false);
+    assert_eq!(p.started(), Some(secs(0.7)));
+    fetch_all(&mut p, secs(0.7));
+    p.advance(secs(100.0));
+    assert_eq!(p.ended(), Some(secs(10.7)));
+    assert!(p.stalls(secs(100.0)).is_empty());
+}
+
+#[test]
+fn an_abandoned_download_does_not_fill_the_buffer() {
+    let (mut p, _) = player(1, 100, false);
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(secs(2.0), 0, 1000, Some(secs(1.0)), true);
+    assert_eq!(p.started(), None);
+    let again = p.want(secs(2.0)).unwrap();
+    assert_eq!(again.index, 0, "the same segment is fetched again");
+    assert!(p.records()[0].download.abandoned);
+}

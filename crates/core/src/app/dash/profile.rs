@@ -1,0 +1,652 @@
+//! dash.js version profile: the player constants that differ between dash.js
+//! releases, read by the player (buffer targets, stall threshold, initial
+//! bitrate) and by the dash.js ABR rules (estimator, DYNAMIC, helper rules).
+//!
+//! # In a nutshell
+//!
+//! One struct, two presets. [`Profile::v3`] is dash.js v3.0–v3.1 (early 2020,
+//! the release Chrome v80 testbeds such as WWW'21 ran) and the DEFAULT;
+//! [`Profile::v5`] is dash.js v5 (HEAD). Every field can be overridden from a
+//! scenario:
+//!
+//! ```text
+//!   profile = "v5"
+//!   profile = { base = "v3", buffer_time_default = "20s", estimator = "ewma" }
+//! ```
+//!
+//! Quantities derived by dash.js from these fields (and not stored):
+//! DYNAMIC switches BOLA on at `buffer_time_default` and off at
+//! `dynamic_off_fraction × buffer_time_default`; BOLA's buffer target is
+//! `max(buffer_time_default, 10 s + 2 s × levels)`.
+//!
+//! # References
+//!
+//! * dash.js v3.x `src/core/Settings.js`, `BufferController.js`
+//!   (`STALL_THRESHOLD`), `rules/ThroughputHistory.js`,
+//!   `rules/abr/InsufficientBufferRule.js`, `rules/SwitchRequestHistory.js`,
+//!   `rules/abr/SwitchHistoryRule.js`, `rules/abr/AbandonRequestsRule.js`,
+//!   `controllers/AbrController.js`.
+//! * dash.js v4.7.4 and v5 (HEAD) `Settings.js`; bloatlab spec
+//!   `abr-and-traces.md` §1.2, §1.5–1.7, §1.9, §1.11, §1.12.
+//!
+//! # Deviations
+//!
+//! * `v3` is the spec's v4.7.4 column except where dash.js v3.0–v3.1.1 code
+//!   differs, because that is what ran in early 2020: stall threshold 0.5 s
+//!   (`BufferController.STALL_THRESHOLD`; v4 made it a 0.3 s setting); the
+//!   sliding window grows by comparing the *oldest* stored samples
+//!   (`arr[i]/arr[i-1]`, fixed by dash.js PR #3276 in June 2020, v3.1.2);
+//!   InsufficientBufferRule waits only for the first BUFFER_LOADED (v3.0
+//!   code; later releases ignore the first 2 appended segments instead);
+//!   AbandonRequestsRule averages 5 cumulative per-event rates; while
+//!   ABANDON_LOAD holds, only *up*-switches are applied (`newQuality >
+//!   oldQuality` in v3/v4; v5 allows only down-switches). SwitchHistoryRule
+//!   acts on 6 decisions of a history of 8, as in v4.
+//! * `switch_history_logs_no_change`: v3 logs NO_CHANGE decisions as
+//!   no-drops; v5 logs only decisions where some rule proposed a level.
+//! * The v5 abandonment rate (bytes after the first progress event over the
+//!   time since it) and v5's cache threshold on download time are taken from
+//!   the spec, not re-read from v5 code.
+//!
+//! # Constants (v3 / v5)
+//!
+//! | Name | Value | Unit | Meaning | Source |
+//! |------|-------|------|---------|--------|
+//! | `buffer_time_default` | 12 / 18 | s | stable buffer (v3 `stableBufferTime`) | Settings.js |
+//! | `buffer_time_at_top_quality` | 30 | s | buffer target at the top level | Settings.js |
+//! | `buffer_time_at_top_quality_long_form` | 60 | s | same, content ≥ `long_form_threshold` | Settings.js |
+//! | `long_form_threshold` | 600 | s | long-form content duration | Settings.js |
+//! | `stall_threshold` | 0.5 / 0.3 | s | buffer below this is BUFFER_EMPTY | v3 BufferController, v5 Settings.js |
+//! | `initial_bitrate_video_bps` | 1 000 000 | bit/s | first video request | AbrController `DEFAULT_VIDEO_BITRATE` |
+//! | `initial_bitrate_audio_bps` | 100 000 | bit/s | first audio request | AbrController `DEFAULT_AUDIO_BITRATE` |
+//! | `abandon_load_timeout` | 10 | s | up/down-switch lock after an abandonment | Settings.js `abandonLoadTimeout` |
+//! | `estimator` | sliding window / EWMA | — | throughput average | Settings.js `movingAverageMethod` / `averageCalculationMode` |
+//! | `window_vod` | 4 | samples | sliding window (VoD) | ThroughputHistory |
+//! | `window_latency` | 4 | samples | latency window | ThroughputHistory |
+//! | `window_increase_scale` | 1.3 | — | ratio ≥ this grows the window | ThroughputHistory |
+//! | `window_decrease_scale` | 1/1.3 / 0.7 | — | ratio ≤ this grows the window | ThroughputHistory / v5 `decreaseScale` |
+//! | `window_scan` | oldest / newest | — | which samples the growth test compares | v3 `arr[i]/arr[i-1]`, PR #3276 |
+//! | `max_measurements` | 20 | samples | samples kept | `maxMeasurementsToKeep` |
+//! | `ewma_throughput_{fast,slow}_half_life` | 3, 8 | weight units | EWMA half-lives | ThroughputHistory |
+//! | `ewma_latency_{fast,slow}_half_life` | 1, 2 | samples | latency EWMA half-lives | ThroughputHistory |
+//! | `ewma_weight_per_second` | 1 / 1.5 | 1/s | EWMA weight per download second | v4 `0.001·ms`, v5 `0.0015·ms` |
+//! | `bandwidth_safety_factor` | 0.9 | — | safe throughput = average × this | Settings.js |
+//! | `cache_threshold_video` | 50 / 10 | ms | shorter downloads are cache hits | `cacheLoadThresholds` |
+//! | `cache_threshold_audio` | 5 | ms | same, audio | `cacheLoadThresholds` |
+//! | `dead_time_latency` | on / off | — | bitrate × (1 − latency/segment) before mapping | v3/v4 `getQualityForBitrate` |
+//! | `dynamic_strict` | on / off | — | DYNAMIC compares `>` (v3) or `≥` (v5) | AbrController |
+//! | `dynamic_off_fraction` | 0.5 | — | BOLA off below this × `buffer_time_default` | AbrController |
+//! | `insufficient_buffer_factor` | 0.5 / 0.7 | — | cap = throughput × buffer/segment × this | InsufficientBufferRule |
+//! | `insufficient_buffer_ignore_segments` | 0 / 2 | segments | rule silent before this many downloads (0: until the first BUFFER_LOADED) | `segmentIgnoreCount` |
+//! | `switch_history_depth` | 8 | decisions | rolling history | `SWITCH_REQUEST_HISTORY_DEPTH` |
+//! | `switch_history_sample_size` | 6 / 8 | decisions | decisions needed before the rule acts | SwitchHistoryRule `SAMPLE_SIZE` / `sampleSize` |
+//! | `switch_history_threshold` | 0.075 | — | drops/no-drops ratio that caps | `MAX_SWITCH` |
+//! | `switch_history_logs_no_change` | on / off | — | NO_CHANGE decisions count as no-drops | v3 AbrController / v5 |
+//! | `abandon_multiplier` | 1.8 | — | abandon if projected time ≥ this × segment | AbandonRequestsRule |
+//! | `abandon_grace_time` | 500 | ms | no abandonment before this since first byte | AbandonRequestsRule |
+//! | `abandon_min_samples` | 5 / 6 | progress events | samples before abandoning | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
+//! | `abandon_rate` | mean of cumulative / since first progress | — | how the in-flight rate is measured | AbandonRequestsRule |
+//! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v5 `<` |
+
+use crate::scenario::units::DurationField;
+use crate::time::Duration;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+/// dash.js `DEFAULT_VIDEO_BITRATE` (1000 kbps). // AbrController.js
+pub const INITIAL_BITRATE_VIDEO_BPS: f64 = 1_000_000.0;
+/// dash.js `DEFAULT_AUDIO_BITRATE` (100 kbps). // AbrController.js
+pub const INITIAL_BITRATE_AUDIO_BPS: f64 = 100_000.0;
+/// `bandwidthSafetyFactor`, every version. // Settings.js
+pub const BANDWIDTH_SAFETY_FACTOR: f64 = 0.9;
+/// `maxMeasurementsToKeep`. // ThroughputHistory.js
+pub const MAX_MEASUREMENTS: usize = 20;
+/// Sliding window for VoD (`AVERAGE_THROUGHPUT_SAMPLE_AMOUNT_VOD`). // ThroughputHistory.js
+pub const WINDOW_VOD: usize = 4;
+/// Latency window (`AVERAGE_LATENCY_SAMPLE_AMOUNT`). // ThroughputHistory.js
+pub const WINDOW_LATENCY: usize = 4;
+/// `THROUGHPUT_INCREASE_SCALE`. // ThroughputHistory.js
+pub const WINDOW_INCREASE_SCALE: f64 = 1.3;
+/// v3/v4: ratio ≤ 1/`THROUGHPUT_DECREASE_SCALE` (1.3). // ThroughputHistory.js
+pub const WINDOW_DECREASE_SCALE_V3: f64 = 1.0 / 1.3;
+/// v5 `sampleSettings.decreaseScale`. // v5 Settings.js
+pub const WINDOW_DECREASE_SCALE_V5: f64 = 0.7;
+/// EWMA throughput half-lives, in weight units (download seconds × weight factor). // ThroughputHistory.js
+pub const EWMA_THROUGHPUT_FAST_HALF_LIFE: f64 = 3.0;
+pub const EWMA_THROUGHPUT_SLOW_HALF_LIFE: f64 = 8.0;
+/// EWMA latency half-lives, in samples. // ThroughputHistory.js
+pub const EWMA_LATENCY_FAST_HALF_LIFE: f64 = 1.0;
+pub const EWMA_LATENCY_SLOW_HALF_LIFE: f64 = 2.0;
+
+/// How dash.js averages throughput samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Estimator {
+    /// Arithmetic mean of the last `window_vod` samples, widened when samples vary (v3/v4 default).
+    SlidingWindow,
+    /// Fast/slow exponentially weighted averages, the smaller one (v5 default).
+    Ewma,
+}
+
+/// Which consecutive samples the sliding window's growth test compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowScan {
+    /// The oldest stored samples, `arr[i]/arr[i-1]` (dash.js ≤ v3.1.1).
+    Oldest,
+    /// The newest samples backwards (dash.js ≥ v3.1.2).
+    Newest,
+}
+
+/// How AbandonRequestsRule measures the rate of the download in flight.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbandonRate {
+    /// Mean of the per-progress-event rates bytes/(now − first byte) (v3 code).
+    MeanOfCumulative,
+    /// Bytes after the first progress event over the time since it (v5, spec §1.9).
+    SinceFirstProgress,
+}
+
+/// Which quality changes are still applied while ABANDON_LOAD holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    Up,
+    Down,
+}
+
+/// dash.js constants that differ between versions. See the module header.
+/// Deserialises from a preset name or a table of overrides (see below).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Profile {
+    #[serde(with = "duration_str")]
+    pub buffer_time_default: Duration,
+    #[serde(with = "duration_str")]
+    pub buffer_time_at_top_quality: Duration,
+    #[serde(with = "duration_str")]
+    pub buffer_time_at_top_quality_long_form: Duration,
+    #[serde(with = "duration_str")]
+    pub long_form_threshold: Duration,
+    #[serde(with = "duration_str")]
+    pub stall_threshold: Duration,
+    pub initial_bitrate_video_bps: f64,
+    pub initial_bitrate_audio_bps: f64,
+    #[serde(with = "duration_str")]
+    pub abandon_load_timeout: Duration,
+    pub abandon_enabled: bool,
+    pub insufficient_buffer_enabled: bool,
+    pub switch_history_enabled: bool,
+    pub estimator: Estimator,
+    pub window_vod: usize,
+    pub window_latency: usize,
+    pub window_increase_scale: f64,
+    pub window_decrease_scale: f64,
+    pub window_scan: WindowScan,
+    pub max_measurements: usize,
+    pub ewma_throughput_fast_half_life: f64,
+    pub ewma_throughput_slow_half_life: f64,
+    pub ewma_latency_fast_half_life: f64,
+    pub ewma_latency_slow_half_life: f64,
+    pub ewma_weight_per_second: f64,
+    pub bandwidth_safety_factor: f64,
+    #[serde(with = "duration_str")]
+    pub cache_threshold_video: Duration,
+    #[serde(with = "duration_str")]
+    pub cache_threshold_audio: Duration,
+    pub dead_time_latency: bool,
+    pub dynamic_strict: bool,
+    pub dynamic_off_fraction: f64,
+    pub insufficient_buffer_factor: f64,
+    pub insufficient_buffer_ignore_segments: usize,
+    pub switch_history_depth: usize,
+    pub switch_history_sample_size: usize,
+    pub switch_history_threshold: f64,
+    pub switch_history_logs_no_change: bool,
+    pub abandon_multiplier: f64,
+    #[serde(with = "duration_str")]
+    pub abandon_grace_time: Duration,
+    pub abandon_min_samples: usize,
+    pub abandon_rate: AbandonRate,
+    pub switches_during_abandon: Direction,
+}
+
+/// Preset names accepted for `profile`.
+pub const PROFILE_NAMES: &[&str] = &["v3", "v5"];
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile::v3()
+    }
+}
+
+impl Profile {
+    /// dash.js v3.0–v3.1 (early 2020; WWW'21's Chrome v80 testbed). The default.
+    pub fn v3() -> Self {
+        Profile {
+            buffer_time_default: Duration::from_secs(12),
+            buffer_time_at_top_quality: Duration::from_secs(30),
+            buffer_time_at_top_quality_long_form: Duration::from_secs(60),
+            long_form_threshold: Duration::from_secs(600),
+            stall_threshold: Duration::from_millis(500),
+            initial_bitrate_video_bps: INITIAL_BITRATE_VIDEO_BPS,
+            initial_bitrate_audio_bps: INITIAL_BITRATE_AUDIO_BPS,
+            abandon_load_timeout: Duration::from_secs(10),
+            abandon_enabled: true,
+            insufficient_buffer_enabled: true,
+            switch_history_enabled: true,
+            estimator: Estimator::SlidingWindow,
+            window_vod: WINDOW_VOD,
+            window_latency: WINDOW_LATENCY,
+            window_increase_scale: WINDOW_INCREASE_SCALE,
+            window_decrease_scale: WINDOW_DECREASE_SCALE_V3,
+            window_scan: WindowScan::Oldest,
+            max_measurements: MAX_MEASUREMENTS,
+            ewma_throughput_fast_half_life: EWMA_THROUGHPUT_FAST_HALF_LIFE,
+            ewma_throughput_slow_half_life: EWMA_THROUGHPUT_SLOW_HALF_LIFE,
+            ewma_latency_fast_half_life: EWMA_LATENCY_FAST_HALF_LIFE,
+            ewma_latency_slow_half_life: EWMA_LATENCY_SLOW_HALF_LIFE,
+            ewma_weight_per_second: 1.0,
+            bandwidth_safety_factor: BANDWIDTH_SAFETY_FACTOR,
+            cache_threshold_video: Duration::from_millis(50),
+            cache_threshold_audio: Duration::from_millis(5),
+            dead_time_latency: true,
+            dynamic_strict: true,
+            dynamic_off_fraction: 0.5,
+            insufficient_buffer_factor: 0.5,
+            insufficient_buffer_ignore_segments: 0,
+            switch_history_depth: 8,
+            switch_history_sample_size: 6,
+            switch_history_threshold: 0.075,
+            switch_history_logs_no_change: true,
+            abandon_multiplier: 1.8,
+            abandon_grace_time: Duration::from_millis(500),
+            abandon_min_samples: 5,
+            abandon_rate: AbandonRate::MeanOfCumulative,
+            switches_during_abandon: Direction::Up,
+        }
+    }
+
+    /// dash.js v5 (HEAD, spec §1.12 right-hand column).
+    pub fn v5() -> Self {
+        Profile {
+            buffer_time_default: Duration::from_secs(18),
+            stall_threshold: Duration::from_millis(300),
+            estimator: Estimator::Ewma,
+            window_decrease_scale: WINDOW_DECREASE_SCALE_V5,
+            window_scan: WindowScan::Newest,
+            ewma_weight_per_second: 1.5,
+            cache_threshold_video: Duration::from_millis(10),
+            dead_time_latency: false,
+            dynamic_strict: false,
+            insufficient_buffer_factor: 0.7,
+            insufficient_buffer_ignore_segments: 2,
+            switch_history_sample_size: 8,
+            switch_history_logs_no_change: false,
+            abandon_min_samples: 6,
+            abandon_rate: AbandonRate::SinceFirstProgress,
+            switches_during_abandon: Direction::Down,
+            ..Profile::v3()
+        }
+    }
+
+    /// A preset by name (`"v3"`, `"v5"`).
+    pub fn preset(name: &str) -> Result<Self, String> {
+        match name {
+            "v3" => Ok(Profile::v3()),
+            "v5" => Ok(Profile::v5()),
+            other => Err(format!(
+                "unknown dash.js profile {other:?} (allowed: {})",
+                PROFILE_NAMES.join(", ")
+            )),
+        }
+    }
+
+    /// Buffer level at which DYNAMIC switches to BOLA.
+    pub fn dynamic_on_threshold(&self) -> Duration {
+        self.buffer_time_default
+    }
+
+    /// Buffer level below which DYNAMIC switches back to THROUGHPUT.
+    pub fn dynamic_off_threshold(&self) -> Duration {
+        self.buffer_time_default.mul_f64(self.dynamic_off_fraction)
+    }
+
+    /// Range checks, with a message naming the field.
+    pub fn validate(&self) -> Result<(), String> {
+        let unit = |name: &str, v: f64| {
+            if v > 0.0 && v <= 1.0 {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{name} = {v} is out of range: allowed 0 < {name} ≤ 1"
+                ))
+            }
+        };
+        let positive = |name: &str, v: f64| {
+            if v > 0.0 && v.is_finite() {
+                Ok(())
+            } else {
+                Err(format!("{name} = {v} is out of range: allowed {name} > 0"))
+            }
+        };
+        unit("bandwidth_safety_factor", self.bandwidth_safety_factor)?;
+        unit("dynamic_off_fraction", self.dynamic_off_fraction)?;
+        unit("window_decrease_scale", self.window_decrease_scale)?;
+        positive(
+            "insufficient_buffer_factor",
+            self.insufficient_buffer_factor,
+        )?;
+        positive("initial_bitrate_video_bps", self.initial_bitrate_video_bps)?;
+        positive("initial_bitrate_audio_bps", self.initial_bitrate_audio_bps)?;
+        positive("ewma_weight_per_second", self.ewma_weight_per_second)?;
+        positive("abandon_multiplier", self.abandon_multiplier)?;
+        positive("switch_history_threshold", self.switch_history_threshold)?;
+        for (name, v) in [
+            (
+                "ewma_throughput_fast_half_life",
+                self.ewma_throughput_fast_half_life,
+            ),
+            (
+                "ewma_throughput_slow_half_life",
+                self.ewma_throughput_slow_half_life,
+            ),
+            (
+                "ewma_latency_fast_half_life",
+                self.ewma_latency_fast_half_life,
+            ),
+            (
+                "ewma_latency_slow_half_life",
+                self.ewma_latency_slow_half_life,
+            ),
+        ] {
+            positive(name, v)?;
+        }
+        if self.window_increase_scale <= 1.0 {
+            return Err(format!(
+                "window_increase_scale = {} is out of range: allowed > 1",
+                self.window_increase_scale
+            ));
+        }
+        for (name, v) in [
+            ("window_vod", self.window_vod),
+            ("window_latency", self.window_latency),
+            ("max_measurements", self.max_measurements),
+            ("switch_history_depth", self.switch_history_depth),
+            (
+                "switch_history_sample_size",
+                self.switch_history_sample_size,
+            ),
+        ] {
+            if v == 0 {
+                return Err(format!("{name} must be at least 1"));
+            }
+        }
+        if self.buffer_time_default.is_zero() {
+            return Err("buffer_time_default must be positive".into());
+        }
+        Ok(())
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum ProfileSpec {
+    Name(String),
+    Table(serde_json::Map<String, serde_json::Value>),
+}
+
+/// `"v3"`, or a table of overrides on a preset: `{ base = "v5", stall_threshold = "0.5s" }`
+/// (`profile` is accepted as an alias of `base`; the default base is v3).
+impl<'de> Deserialize<'de> for Profile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut overrides = match ProfileSpec::deserialize(d)? {
+            ProfileSpec::Name(name) => return Profile::preset(&name).map_err(D::Error::custom),
+            ProfileSpec::Table(t) => t,
+        };
+        let base = match (overrides.remove("base"), overrides.remove("profile")) {
+            (Some(_), Some(_)) => {
+                return Err(D::Error::custom("give either base or profile, not both"))
+            }
+            (Some(v), None) | (None, Some(v)) => match v {
+                serde_json::Value::String(s) => s,
+                other => {
+                    return Err(D::Error::custom(format!(
+                        "base = {other} is not a preset name"
+                    )))
+                }
+            },
+            (None, None) => "v3".to_string(),
+        };
+        let preset = Profile::preset(&base).map_err(D::Error::custom)?;
+        let mut full = match serde_json::to_value(&preset).expect("a profile serialises") {
+            serde_json::Value::Object(m) => m,
+            _ => unreachable!("a profile serialises to a table"),
+        };
+        full.extend(overrides);
+        ProfileFields::deserialize(serde_json::Value::Object(full))
+            .map(|f| f.0)
+            .map_err(|e| D::Error::custom(e.to_string()))
+    }
+}
+
+/// The derived field-by-field deserializer (all fields required, unknown fields rejected).
+struct ProfileFields(Profile);
+
+impl<'de> Deserialize<'de> for ProfileFields {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(remote = "Profile", deny_unknown_fields)]
+        struct Remote {
+            #[serde(with = "duration_str")]
+            buffer_time_default: Duration,
+            #[serde(with = "duration_str")]
+            buffer_time_at_top_quality: Duration,
+            #[serde(with = "duration_str")]
+            buffer_time_at_top_quality_long_form: Duration,
+            #[serde(with = "duration_str")]
+            long_form_threshold: Duration,
+            #[serde(with = "duration_str")]
+            stall_threshold: Duration,
+            initial_bitrate_video_bps: f64,
+            initial_bitrate_audio_bps: f64,
+            #[serde(with = "duration_str")]
+            abandon_load_timeout: Duration,
+            abandon_enabled: bool,
+            insufficient_buffer_enabled: bool,
+            switch_history_enabled: bool,
+            estimator: Estimator,
+            window_vod: usize,
+            window_latency: usize,
+            window_increase_scale: f64,
+            window_decrease_scale: f64,
+            window_scan: WindowScan,
+            max_measurements: usize,
+            ewma_throughput_fast_half_life: f64,
+            ewma_throughput_slow_half_life: f64,
+            ewma_latency_fast_half_life: f64,
+            ewma_latency_slow_half_life: f64,
+            ewma_weight_per_second: f64,
+            bandwidth_safety_factor: f64,
+            #[serde(with = "duration_str")]
+            cache_threshold_video: Duration,
+            #[serde(with = "duration_str")]
+            cache_threshold_audio: Duration,
+            dead_time_latency: bool,
+            dynamic_strict: bool,
+            dynamic_off_fraction: f64,
+            insufficient_buffer_factor: f64,
+            insufficient_buffer_ignore_segments: usize,
+            switch_history_depth: usize,
+            switch_history_sample_size: usize,
+            switch_history_threshold: f64,
+            switch_history_logs_no_change: bool,
+            abandon_multiplier: f64,
+            #[serde(with = "duration_str")]
+            abandon_grace_time: Duration,
+            abandon_min_samples: usize,
+            abandon_rate: AbandonRate,
+            switches_during_abandon: Direction,
+        }
+        Remote::deserialize(d).map(ProfileFields)
+    }
+}
+
+/// Durations as unit strings: read through [`DurationField`] ("5s", "100ms"),
+/// written as seconds ("0.3s").
+pub(crate) mod duration_str {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&format!("{}s", d.as_secs_f64()))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+        DurationField::deserialize(d).map(|f| f.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_match_spec() {
+        let v3 = Profile::default();
+        assert_eq!(v3, Profile::v3());
+        assert_eq!(v3.buffer_time_default, Duration::from_secs(12));
+        assert_eq!(v3.buffer_time_at_top_quality, Duration::from_secs(30));
+        assert_eq!(
+            v3.buffer_time_at_top_quality_long_form,
+            Duration::from_secs(60)
+        );
+        assert_eq!(v3.long_form_threshold, Duration::from_secs(600));
+        assert_eq!(v3.stall_threshold, Duration::from_millis(500));
+        assert_eq!(
+            (v3.initial_bitrate_video_bps, v3.initial_bitrate_audio_bps),
+            (1e6, 1e5)
+        );
+        assert_eq!(v3.estimator, Estimator::SlidingWindow);
+        assert_eq!(
+            (v3.window_vod, v3.window_latency, v3.max_measurements),
+            (4, 4, 20)
+        );
+        assert_eq!(v3.window_scan, WindowScan::Oldest);
+        assert!((v3.window_decrease_scale - 1.0 / 1.3).abs() < 1e-12);
+        assert_eq!(v3.bandwidth_safety_factor, 0.9);
+        assert_eq!(v3.cache_threshold_video, Duration::from_millis(50));
+        assert!(v3.dead_time_latency && v3.dynamic_strict);
+        assert_eq!(v3.dynamic_on_threshold(), Duration::from_secs(12));
+        assert_eq!(v3.dynamic_off_threshold(), Duration::from_secs(6));
+        assert_eq!(v3.insufficient_buffer_factor, 0.5);
+        assert_eq!(
+            (v3.switch_history_depth, v3.switch_history_sample_size),
+            (8, 6)
+        );
+        assert_eq!((v3.abandon_multiplier, v3.abandon_min_samples), (1.8, 5));
+        assert_eq!(v3.switches_during_abandon, Direction::Up);
+        assert!(v3.abandon_enabled && v3.insufficient_buffer_enabled && v3.switch_history_enabled);
+
+        let v5 = Profile::v5();
+        assert_eq!(v5.buffer_time_default, Duration::from_secs(18));
+        assert_eq!(v5.stall_threshold, Duration::from_millis(300));
+        assert_eq!(v5.estimator, Estimator::Ewma);
+        assert_eq!(v5.ewma_weight_per_second, 1.5);
+        assert_eq!(
+            (
+                v5.ewma_throughput_fast_half_life,
+                v5.ewma_throughput_slow_half_life
+            ),
+            (3.0, 8.0)
+        );
+        assert_eq!(
+            (
+                v5.ewma_latency_fast_half_life,
+                v5.ewma_latency_slow_half_life
+            ),
+            (1.0, 2.0)
+        );
+        assert_eq!(v5.window_decrease_scale, 0.7);
+        assert_eq!(v5.cache_threshold_video, Duration::from_millis(10));
+        assert!(!v5.dead_time_latency && !v5.dynamic_strict);
+        assert_eq!(v5.dynamic_off_threshold(), Duration::from_secs(9));
+        assert_eq!(v5.insufficient_buffer_factor, 0.7);
+        assert_eq!(v5.insufficient_buffer_ignore_segments, 2);
+        assert_eq!(v5.switch_history_sample_size, 8);
+        assert_eq!(v5.abandon_min_samples, 6);
+        assert_eq!(v5.switches_during_abandon, Direction::Down);
+        assert!(v3.validate().is_ok() && v5.validate().is_ok());
+    }
+
+    #[test]
+    fn a_name_or_a_table_of_overrides_selects_the_profile() {
+        let p: Profile = serde_json::from_str("\"v5\"").unwrap();
+        assert_eq!(p, Profile::v5());
+        let p: Profile = serde_json::from_str(
+            r#"{"base": "v5", "buffer_time_default": "20s", "estimator": "sliding_window"}"#,
+        )
+        .unwrap();
+        assert_eq!(p.buffer_time_default, Duration::from_secs(20));
+        assert_eq!(p.estimator, Estimator::SlidingWindow);
+        assert_eq!(p.stall_threshold, Duration::from_millis(300));
+        let p: Profile = serde_json::from_str(r#"{"stall_threshold": "300ms"}"#).unwrap();
+        assert_eq!(
+            p,
+            Profile {
+                stall_threshold: Duration::from_millis(300),
+                ..Profile::v3()
+            }
+        );
+        let p: Profile = serde_json::from_str(r#"{"profile": "v5"}"#).unwrap();
+        assert_eq!(p, Profile::v5());
+    }
+
+    #[test]
+    fn unknown_presets_and_fields_are_errors_that_say_what_is_allowed() {
+        let e = serde_json::from_str::<Profile>("\"v4\"")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("v4") && e.contains("v3, v5"), "{e}");
+        let e = serde_json::from_str::<Profile>(r#"{"bufer_time_default": "20s"}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("bufer_time_default") && e.contains("buffer_time_default"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<Profile>(r#"{"stall_threshold": 0.3}"#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("unit"), "{e}");
+    }
+
+    #[test]
+    fn a_profile_echoes_and_reads_back_unchanged() {
+        for p in [Profile::v3(), Profile::v5()] {
+            let json = serde_json::to_value(&p).unwrap();
+            assert_eq!(
+                json["stall_threshold"],
+                p.stall_threshold.as_secs_f64().to_string() + "s"
+            );
+            let back: Profile = serde_json::from_value(json).unwrap();
+            assert_eq!(back, p);
+        }
+    }
+
+    #[test]
+    fn out_of_range_values_name_the_field() {
+        let p = Profile {
+            bandwidth_safety_factor: 1.5,
+            ..Profile::v3()
+        };
+        assert!(p
+            .validate()
+            .unwrap_err()
+            .contains("bandwidth_safety_factor"));
+        let p = Profile {
+            window_vod: 0,
+            ..Profile::v5()
+        };
+        assert!(p.validate().unwrap_err().contains("window_vod"));
+    }
+}

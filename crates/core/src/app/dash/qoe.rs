@@ -1,0 +1,73 @@
+//! QoE of one DASH session, in the conventions the papers use.
+//!
+//! | key | definition | source |
+//! |---|---|---|
+//! | `avg_quality` | mean level index of the downloaded video segments (0 = lowest) | WWW'21 §3.3 |
+//! | `avg_bitrate_bps` | mean nominal bitrate of those segments | |
+//! | `stall_rate` | (playback time − media played) / video length = stall time after start / length; equals Eq. 1 once playback completes | WWW'21 Eq. 1 |
+//! | `rebuffer_ratio` | stall time / (media played + stall time), after the first frame | Puffer (spec §5.2) |
+//! | `startup_delay_s` | first frame − session start (manifest fetch included) | |
+//! | `stall_count`, `stall_total_s`, `stalls_s` | stalls after the first frame | |
+//! | `quality_switches` | consecutive video segments with different levels | |
+//! | `quality_down_switches` | segments of lower quality than the previous one | ATC'23 §5 |
+//! | `qoe_lin` | Σ R/Mbps − 4.3 · stall s − Σ \|ΔR\|/Mbps (per-session total), and per segment | Pensieve QoE_lin (spec §3.3) |
+
+use super::player::{Player, VIDEO};
+use crate::time::Time;
+use serde_json::{json, Value};
+
+/// Pensieve's rebuffering penalty per second (`REBUF_PENALTY`).
+const QOE_LIN_REBUFFER: f64 = 4.3;
+/// Pensieve's smoothness penalty per Mb/s of change (`SMOOTH_PENALTY`).
+const QOE_LIN_SMOOTH: f64 = 1.0;
+
+pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
+    let video = player.video();
+    let segs: Vec<_> = player
+        .records()
+        .iter()
+        .filter(|r| r.track == VIDEO && !r.download.abandoned)
+        .collect();
+    let levels: Vec<usize> = segs.iter().map(|r| r.download.level).collect();
+    let rates: Vec<f64> = segs.iter().map(|r| r.bitrate_bps).collect();
+    let n = segs.len().max(1) as f64;
+    let stalls = player.stalls(now);
+    let stall_total = stalls
+        .iter()
+        .map(|(_, d)| d.as_secs_f64())
+        .fold(0.0, |a, b| a + b);
+    let played = player.playhead().as_secs_f64();
+    let length = video.length().as_secs_f64();
+    let switches = levels.windows(2).filter(|w| w[0] != w[1]).count();
+    let down = levels.windows(2).filter(|w| w[1] < w[0]).count();
+    let smooth: f64 = rates.windows(2).map(|w| (w[1] - w[0]).abs() / 1e6).sum();
+    let qoe_lin = rates.iter().map(|r| r / 1e6).sum::<f64>()
+        - QOE_LIN_REBUFFER * stall_total
+        - QOE_LIN_SMOOTH * smooth;
+    let abandoned = player
+        .records()
+        .iter()
+        .filter(|r| r.download.abandoned)
+        .count();
+    let opt = |x: Option<f64>| x.map_or(Value::Null, |v| json!(v));
+    json!({
+        "video": video.name,
+        "segments_downloaded": segs.len(),
+        "segments_total": video.segments,
+        "segments_abandoned": abandoned,
+        "avg_quality": opt((!segs.is_empty()).then(|| levels.iter().sum::<usize>() as f64 / n)),
+        "avg_bitrate_bps": opt((!segs.is_empty()).then(|| rates.iter().sum::<f64>() / n)),
+        "stall_rate": stall_total / length,
+        "rebuffer_ratio": opt((played + stall_total > 0.0).then(|| stall_total / (played + stall_total))),
+        "stall_count": stalls.len(),
+        "stall_total_s": stall_total,
+        "stalls_s": stalls.iter().map(|(_, d)| d.as_secs_f64()).collect::<Vec<_>>(),
+        "startup_delay_s": opt(player.started().map(|t| t.saturating_since(session_start).as_secs_f64())),
+        "played_s": played,
+        "playback_complete": player.ended().is_some(),
+        "quality_switches": switches,
+        "quality_down_switches": down,
+        "qoe_lin": qoe_lin,
+        "qoe_lin_per_segment": qoe_lin / n,
+    })
+}

@@ -1,0 +1,185 @@
+//! oBBR's "timely bandwidth updates": detect a bandwidth drop, lower the
+//! estimate to the mean of recent samples, and revert if delivery got worse.
+//!
+//! ```text
+//!   per valid non-app-limited sample in PROBE_BW:  ring[i++ mod k] = s
+//!                                                  low = (s < 0.75 · max_bw) ? low + 1 : 0
+//!   per ACK:  high = (rtt_latest > 2.5 · min_rtt) ? high + 1 : 0
+//!   on an ACK with loss, idle, and (low ≥ k or high > k):  phase = 0, restart the score window
+//!
+//!   every T (200 ms) window:  U = delivered − 10 · unacked
+//!     phase 0, 1:  S1 = S2, S2 = U;  at phase 1: backup = max_bw, max_bw := mean(ring), low = high = 0
+//!     phase 2, 3:  S3 = S4, S4 = U;  at phase 3: if S3 + S4 < S1 + S2 and the last revert is
+//!                                    > 10 · min_rtt old: push backup into the max filter; idle
+//! ```
+//!
+//! So two windows are scored with the old estimate, two with the new, and the
+//! estimate is restored when the second pair scored lower. Entering or staying
+//! in PROBE_RTT restarts the window (`change_sc`), so no window spans it.
+//!
+//! "unacked" is the artifact's `sent − delivered`, where `sent` is the bytes
+//! sent as of the newest delivered packet's transmission. Every packet sent
+//! before that one is by now delivered, lost or (rarely, under reordering)
+//! still outstanding, so `sent − delivered` grows by the packets marked lost;
+//! we score `unacked` as the packets marked lost in the window (the transport
+//! does not lend a per-packet "bytes sent" snapshot). Scores are in packets,
+//! the artifact's in bytes: only their comparison matters.
+
+use super::Params;
+use crate::time::{Duration, Time};
+
+/// What the detector asks of the bandwidth filter on this ACK.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) enum Action {
+    None,
+    /// Replace the estimate with this mean (packets/s).
+    ResetTo(f64),
+    /// Offer the pre-reset estimate (packets/s) back to the max filter.
+    Restore(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Window {
+    start: Time,
+    delivered: u64,
+    lost: u64,
+}
+
+/// The detector and its scoring state machine (the artifact's `cc`, `score1..4`, ...).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct BwDrop {
+    /// Last k valid non-app-limited PROBE_BW samples, packets/s (`max_down[30]`).
+    ring: Vec<f64>,
+    next: usize,
+    /// Consecutive samples below `bw_drop_ratio × max_bw` (`bw_down_cnt`).
+    pub low_bw: u32,
+    /// Consecutive ACKs with `rtt_latest > rtt_ratio × min_rtt` (`up_rtt`).
+    pub high_rtt: u32,
+    /// `None` = idle (the artifact's `cc == −1`), else windows scored since detection.
+    pub phase: Option<u8>,
+    window: Option<Window>,
+    restart: bool,
+    /// S1..S4.
+    scores: [i64; 4],
+    /// The estimate before the reset (`bw_back`), packets/s.
+    backup: f64,
+    /// The last revert (`re_timer`).
+    last_revert: Option<Time>,
+}
+
+impl BwDrop {
+    pub fn new(k: usize) -> Self {
+        BwDrop {
+            ring: vec![0.0; k],
+            next: 0,
+            low_bw: 0,
+            high_rtt: 0,
+            phase: None,
+            window: None,
+            restart: false,
+            scores: [0; 4],
+            backup: 0.0,
+            last_revert: None,
+        }
+    }
+
+    /// A valid, non-app-limited sample taken in PROBE_BW; `max_bw` is the estimate before this ACK.
+    pub fn on_sample(&mut self, p: &Params, sample: f64, max_bw: f64) {
+        self.ring[self.next] = sample;
+        self.next = (self.next + 1) % self.ring.len();
+        self.low_bw = if sample < p.bw_drop_ratio * max_bw {
+            self.low_bw + 1
+        } else {
+            0
+        };
+    }
+
+    /// The next ACK starts a new score window (detection, PROBE_RTT).
+    pub fn restart_window(&mut self) {
+        self.restart = true;
+    }
+
+    /// `update_cc_mode`'s detection and scoring. `delivered`/`lost` are the
+    /// connection's cumulative packet counts; `max_bw` the estimate before this ACK.
+    #[allow(clippy::too_many_arguments)]
+    pub fn on_ack(
+        &mut self,
+        p: &Params,
+        now: Time,
+        lost_now: bool,
+        rtt_latest: Option<Duration>,
+        min_rtt: Option<Duration>,
+        (delivered, lost): (u64, u64),
+        max_bw: f64,
+    ) -> Action {
+        let rtt_high = match (rtt_latest, min_rtt) {
+            (Some(r), Some(m)) => r.as_secs_f64() > p.rtt_ratio * m.as_secs_f64(),
+            _ => false,
+        };
+        self.high_rtt = if rtt_high { self.high_rtt + 1 } else { 0 };
+        let k = self.ring.len() as u32;
+        if lost_now && (self.low_bw >= k || self.high_rtt > k) && self.phase.is_none() {
+            self.phase = Some(0);
+            self.restart = true;
+        }
+        let here = Window {
+            start: now,
+            delivered,
+            lost,
+        };
+        let Some(w) = self.window.filter(|_| !self.restart) else {
+            self.restart = false;
+            self.window = Some(here);
+            return Action::None;
+        };
+        if now.saturating_since(w.start) <= Duration::from_millis(p.score_interval_ms) {
+            return Action::None;
+        }
+        let (d, l) = ((delivered - w.delivered) as i64, (lost - w.lost) as i64);
+        let score = d - p.unacked_weight as i64 * l;
+        self.window = Some(here);
+        let mut action = Action::None;
+        match self.phase {
+            None => {}
+            Some(phase @ (0 | 1)) => {
+                self.scores[0] = self.scores[1];
+                self.scores[1] = score;
+                if phase == 1 {
+                    self.backup = max_bw;
+                    action =
+                        Action::ResetTo(self.ring.iter().sum::<f64>() / self.ring.len() as f64);
+                    self.low_bw = 0;
+                    self.high_rtt = 0;
+                }
+            }
+            Some(phase) => {
+                self.scores[2] = self.scores[3];
+                self.scores[3] = score;
+                if phase == 3 {
+                    let [s1, s2, s3, s4] = self.scores;
+                    let holdoff = min_rtt.map(|m| m.mul_f64(p.revert_holdoff_rtts as f64));
+                    let may_revert = match (self.last_revert, holdoff) {
+                        (None, _) => true,
+                        (Some(t), Some(h)) => now.saturating_since(t) > h,
+                        (Some(_), None) => false,
+                    };
+                    if s3 + s4 < s1 + s2 && may_revert {
+                        action = Action::Restore(self.backup);
+                        self.last_revert = Some(now);
+                    }
+                    self.phase = None;
+                }
+            }
+        }
+        if let Some(phase) = self.phase {
+            self.phase = Some(phase + 1);
+        }
+        action
+    }
+
+    /// The last four window scores, S1..S4 (packets).
+    #[cfg(test)]
+    pub fn scores(&self) -> [i64; 4] {
+        self.scores
+    }
+}

@@ -1,0 +1,111 @@
+//! oBBR's adaptive cwnd gain `g` and the recovery epoch that gates its regrowth.
+//!
+//! ```text
+//!   loss on this ACK:   g = min(1 + μ · (rtt_latest − min_rtt) / min_rtt, g_max)     (set, not min(g, ·))
+//!   else, not in recovery:  g = min(g + α · acked / max(bdp, 4), g_max)
+//!   BBR enters a mode:  g = that mode's v1 cwnd gain (STARTUP/DRAIN 2.885, PROBE_BW 2, PROBE_RTT 1)
+//!
+//!   gain used for cwnd = g, raised while pacing_gain > 1 to max(g, 1.25),
+//!                        and to max(g, g_max) once 3 s have passed without loss
+//! ```
+//!
+//! `min_rtt` and `bdp` are BBR's from before this ACK's model update (the
+//! artifact runs `update_cc_mode` first). `rtt_latest` is the newest RTT sample
+//! (QUIC `latest_rtt`, which persists between ACKs). In the artifact the ms
+//! subtraction `rtt_latest − min_rtt` is unsigned: below min_rtt it wraps and g
+//! saturates to g_max; `clamp_rtt_excess` clamps the excess at 0 instead.
+//!
+//! The recovery epoch is oBBR's base BBR's, not the transport's: every loss
+//! (re)starts it, and it ends on the first ACK for a packet sent after the
+//! latest loss, so repeated losses keep g from regrowing.
+
+use super::Params;
+use crate::time::{Duration, Time};
+
+/// `g` and what decides how it moves.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct AdaptiveGain {
+    /// The artifact's `bbr->cwnd_gain`.
+    pub g: f64,
+    /// Newest RTT sample (QUIC `latest_rtt`).
+    pub rtt_latest: Option<Duration>,
+    /// When a loss was last detected (the artifact's `loss_timer`).
+    pub last_loss: Option<Time>,
+    /// The artifact's `recovery_start_time` (0 there = `None` here).
+    recovery_start: Option<Time>,
+    pub in_recovery: bool,
+}
+
+impl AdaptiveGain {
+    pub fn new(g: f64) -> Self {
+        AdaptiveGain {
+            g,
+            rtt_latest: None,
+            last_loss: None,
+            recovery_start: None,
+            in_recovery: false,
+        }
+    }
+
+    /// A loss was detected now (`ngx_bbr_on_lost`: refreshes the recovery epoch).
+    pub fn on_loss(&mut self, now: Time) {
+        self.last_loss = Some(now);
+        self.recovery_start = Some(now);
+    }
+
+    /// `update_cc_mode`'s gain step. `bdp1` is `max(bdp(max_bw, 1), min_cwnd)` packets.
+    pub fn on_ack(
+        &mut self,
+        p: &Params,
+        lost: bool,
+        acked: u32,
+        min_rtt: Option<Duration>,
+        bdp1: u32,
+    ) {
+        if lost && min_rtt != Some(Duration::ZERO) {
+            let excess = match (self.rtt_latest, min_rtt) {
+                (Some(rtt), Some(m)) if rtt >= m => (rtt - m).as_secs_f64() / m.as_secs_f64(),
+                (Some(_), Some(_)) if p.clamp_rtt_excess => 0.0,
+                // Unsigned wrap (rtt < min_rtt), or min_rtt still "infinite": saturates.
+                _ => f64::INFINITY,
+            };
+            self.g = (1.0 + p.mu * excess).min(p.g_max);
+        } else if !self.in_recovery {
+            self.g = (self.g + p.alpha * acked as f64 / bdp1.max(1) as f64).min(p.g_max);
+        }
+    }
+
+    /// `ngx_bbr_update_recovery_mode`: `sent` is the send time of the newest packet
+    /// this ACK delivered (`po_sent_time`).
+    pub fn update_recovery(&mut self, sent: Time) {
+        let before_loss = self.recovery_start.is_some_and(|s| sent <= s);
+        if before_loss && !self.in_recovery {
+            self.in_recovery = true;
+        } else if !before_loss && self.in_recovery {
+            self.in_recovery = false;
+            self.recovery_start = None;
+        }
+    }
+
+    /// `ngx_bbr_reset_cwnd` (persistent congestion): leave recovery.
+    pub fn cancel_recovery(&mut self) {
+        self.in_recovery = false;
+        self.recovery_start = None;
+    }
+
+    /// The gain `set_cwnd` uses: the probing floor and the no-loss boost on top of `g`.
+    pub fn effective(&self, p: &Params, now: Time, pacing_gain: f64) -> f64 {
+        let mut gain = self.g;
+        if pacing_gain > 1.0 {
+            gain = gain.max(p.probe_floor);
+            let quiet = Duration::from_millis(p.no_loss_boost_ms);
+            if self
+                .last_loss
+                .is_none_or(|t| now.saturating_since(t) > quiet)
+            {
+                gain = gain.max(p.g_max);
+            }
+        }
+        gain
+    }
+}

@@ -1,0 +1,296 @@
+//! oBBR behaviour on scripted ACKs, with hand-computed expectations.
+//!
+//! The path is BBR v1's test path: 1000 packets/s, min_rtt 10 ms, MSS 1448,
+//! ACKs of 2 packets every 2 ms carrying a sample of 10 packets over 10 ms, so
+//! `bdp(bw, 1) = 10` and α regrows g by `0.01 · 2 / 10 = 0.002` per ACK.
+
+use super::*;
+use crate::engine::Rng;
+use crate::testing::{self, Ack, AckDriver};
+use crate::time::Duration;
+
+fn ms(v: u64) -> Duration {
+    Duration::from_millis(v)
+}
+
+/// An ACK of the 1000 pkt/s path with RTT `rtt_ms`, a sample at `bw` packets/s.
+fn ack(rtt_ms: u64, bw: f64) -> Ack {
+    Ack::new(2, ms(2)).rtt(ms(rtt_ms)).rate(bw, ms(10))
+}
+
+fn steady() -> Ack {
+    ack(10, 1000.0)
+}
+
+/// oBBR in PROBE_BW, entered in gain-cycle phase `phase` (searching seeds).
+fn probe_bw(p: &Params, phase: usize) -> AckDriver<Obbr> {
+    for seed in 0..500 {
+        let init = CcInit {
+            rng: Rng::stream(seed, 7),
+            ..testing::init()
+        };
+        let mut d = AckDriver::new(Obbr::new(p.clone(), init));
+        while d.cc.bbr().state() != State::ProbeBw {
+            assert!(d.now < Time::from_secs(5), "never reached PROBE_BW");
+            d.fill_window = d.cc.bbr().state() == State::Startup;
+            d.ack(steady());
+        }
+        d.fill_window = true;
+        if d.cc.bbr().cycle_idx() == phase {
+            return d;
+        }
+    }
+    panic!("no seed starts in phase {phase}")
+}
+
+fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() < 1e-9
+}
+
+#[test]
+fn defaults_match_spec() {
+    let p = Params::default();
+    assert_eq!((p.mu, p.alpha, p.g_max, p.k), (0.5, 0.01, 2.05, 30));
+    assert_eq!((p.bw_drop_ratio, p.rtt_ratio), (0.75, 2.5));
+    assert_eq!((p.score_interval_ms, p.unacked_weight), (200, 10));
+    assert_eq!((p.probe_floor, p.no_loss_boost_ms), (1.25, 3000));
+    assert_eq!((p.revert_holdoff_rtts, p.startup_loss_percent), (10, 10.0));
+    assert!(!p.clamp_rtt_excess && !p.artifact_base);
+    assert_eq!(p.bbr, BbrParams::default());
+    assert_eq!(ARTIFACT_INITIAL_CWND, 32);
+    assert!(p.validate().is_ok());
+    let bad = Params {
+        mu: 1.5,
+        ..Params::default()
+    };
+    assert_eq!(
+        bad.validate().unwrap_err(),
+        "mu = 1.5 is out of range: allowed 0 ≤ mu ≤ 1"
+    );
+    let bad = Params {
+        k: 0,
+        ..Params::default()
+    };
+    assert!(bad.validate().unwrap_err().starts_with("k = 0"));
+}
+
+#[test]
+fn entering_probe_bw_sets_g_to_two_and_caps_cwnd_at_two_bdp_until_g_reaches_g_max() {
+    let mut d = probe_bw(&Params::default(), 2);
+    assert_eq!(d.cc.g(), 2.0);
+    d.ack(steady());
+    // g = 2.002 < 2.05: cwnd ≤ ceil(2.002 · 10) = 21, below v1's even(20 + 2 + 6) = 28.
+    assert!(close(d.cc.g(), 2.002));
+    assert_eq!(d.cc.cwnd(), 21);
+    d.acks(30, steady()); // 2.002 + 30 · 0.002 > 2.05: no cap, v1's target at gain 2.05
+    assert_eq!(d.cc.g(), 2.05);
+    assert_eq!(d.cc.cwnd(), 30); // even(ceil(20.5) + 2 + 6), v1 itself: even(20 + 2 + 6) = 28
+}
+
+#[test]
+fn a_loss_sets_g_from_the_latest_rtt_and_mu() {
+    let cases = [
+        (0.5, false, 14, 1.2),  // 1 + 0.5 · 4/10
+        (1.0, false, 14, 1.4),  // 1 + 1 · 4/10
+        (0.5, false, 40, 2.05), // 1 + 0.5 · 3 = 2.5, capped
+        (0.5, false, 8, 2.05),  // below min_rtt: the artifact's unsigned wrap
+        (0.5, true, 8, 1.0),    // ... or clamped
+    ];
+    for (mu, clamp_rtt_excess, rtt, g) in cases {
+        let p = Params {
+            mu,
+            clamp_rtt_excess,
+            ..Params::default()
+        };
+        let mut d = probe_bw(&p, 2);
+        d.ack(ack(rtt, 1000.0).lost(1));
+        assert!(close(d.cc.g(), g), "μ {mu}, rtt {rtt}: g = {}", d.cc.g());
+    }
+}
+
+#[test]
+fn below_g_max_cwnd_is_hard_capped_at_the_gain_times_bdp() {
+    let mut d = probe_bw(&Params::default(), 2);
+    d.ack(ack(14, 1000.0).lost(1));
+    // v1 alone: min(20 − 1 + 2, even(ceil(1.2 · 10) + 2 + 6)) = 20; oBBR caps at 12.
+    assert_eq!(d.cc.cwnd(), 12);
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(1.2));
+}
+
+#[test]
+fn g_regrows_by_alpha_per_bdp_acked_once_recovery_ends() {
+    let mut d = probe_bw(&Params::default(), 2);
+    d.ack(ack(14, 1000.0).lost(1)); // loss at t0: g = 1.2, recovery starts
+                                    // ACKs at t0 + 2 … t0 + 12 ms acknowledge packets sent at or before t0 … + 2 ms:
+                                    // recovery ends on the last of them, after its gain step.
+    d.acks(6, steady());
+    assert_eq!(d.cc.g(), 1.2);
+    d.acks(50, steady());
+    assert!(close(d.cc.g(), 1.2 + 50.0 * 0.002), "g = {}", d.cc.g());
+    d.acks(500, steady());
+    assert_eq!(d.cc.g(), 2.05);
+}
+
+#[test]
+fn each_further_loss_restarts_recovery_and_holds_g() {
+    let mut d = probe_bw(&Params::default(), 2);
+    d.ack(ack(14, 1000.0).lost(1));
+    d.acks(4, steady());
+    d.ack(ack(13, 1000.0).lost(1)); // g = 1.15, recovery epoch restarts
+    d.acks(6, steady());
+    assert!(close(d.cc.g(), 1.15));
+}
+
+#[test]
+fn entering_a_mode_overwrites_g_with_its_v1_cwnd_gain() {
+    let mut p = Params::default();
+    p.bbr.min_rtt_window_ms = 200; // PROBE_RTT soon
+    let mut d = probe_bw(&p, 2);
+    d.ack(ack(14, 1000.0).lost(1));
+    assert!(close(d.cc.g(), 1.2));
+    while d.cc.bbr().state() != State::ProbeRtt {
+        d.ack(ack(11, 1000.0));
+    }
+    assert_eq!(d.cc.g(), 1.0);
+    while d.cc.bbr().state() == State::ProbeRtt {
+        d.ack(steady());
+    }
+    assert_eq!((d.cc.bbr().state(), d.cc.g()), (State::ProbeBw, 2.0));
+}
+
+#[test]
+fn probing_uses_at_least_1_25_and_g_max_after_three_quiet_seconds() {
+    let p = Params {
+        alpha: 0.0, // hold g at 1.2
+        ..Params::default()
+    };
+    let mut d = probe_bw(&p, 2);
+    d.ack(ack(14, 1000.0).lost(1));
+    let t_loss = d.now;
+    while !d.cc.bbr().is_probing_phase() {
+        d.ack(steady());
+    }
+    // Capped at ceil(1.25 · 10) = 13 < inflight(bw, 1.25) = 22, phase 0 lasts until a loss.
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(1.25));
+    assert_eq!(d.cc.cwnd(), 13);
+    while d.now <= t_loss + ms(3000) {
+        d.ack(steady());
+        assert!(d.cc.bbr().is_probing_phase());
+        let boosted = d.now > t_loss + ms(3000);
+        let want = if boosted { 2.05 } else { 1.25 };
+        assert_eq!(d.cc.metrics().cwnd_gain, Some(want), "at {:?}", d.now);
+    }
+    assert_eq!(d.cc.g(), 1.2);
+    assert_eq!(d.cc.cwnd(), 15); // 13 + 2, growing toward the new cap ceil(2.05 · 10) = 21
+}
+
+#[test]
+fn in_startup_obbr_waits_for_ten_percent_loss() {
+    let mut d = AckDriver::new(Obbr::new(Params::default(), testing::init()));
+    d.acks(10, steady()); // 20 delivered
+    d.ack(ack(12, 1000.0).lost(2)); // 2 of 22 < 10 %
+    assert_eq!(d.cc.g(), 739.0 / 256.0);
+    d.ack(ack(12, 1000.0).lost(1)); // 3 of 24 ≥ 10 %
+    assert!(close(d.cc.g(), 1.1)); // 1 + 0.5 · 2/10
+    assert_eq!(d.cc.bbr().state(), State::Startup);
+}
+
+/// PROBE_BW with a filter that never expires on its own (so only oBBR moves it) and T = 20 ms:
+/// a window holds 11 ACKs, 22 packets.
+fn drop_path(revert_holdoff_rtts: u32) -> AckDriver<Obbr> {
+    let mut p = Params {
+        score_interval_ms: 20,
+        revert_holdoff_rtts,
+        ..Params::default()
+    };
+    p.bbr.bw_filter_rounds = 1_000_000;
+    probe_bw(&p, 2)
+}
+
+/// Flags a drop: 30 samples at 500 < 0.75 · 1000, then a loss.
+fn flag_drop(d: &mut AckDriver<Obbr>) {
+    d.acks(29, ack(10, 500.0));
+    d.ack(ack(10, 500.0).lost(1));
+    assert_eq!(d.cc.drop.phase, None, "29 low samples are not enough");
+    d.ack(ack(10, 500.0));
+    assert_eq!(d.cc.drop.phase, None, "no loss, no detection");
+    d.ack(ack(10, 500.0).lost(1));
+    assert_eq!(d.cc.drop.phase, Some(0));
+}
+
+/// Runs the four score windows after detection with losses at ACKs `lossy`.
+fn score_windows(d: &mut AckDriver<Obbr>, lossy: &[usize]) {
+    for j in 1..=44 {
+        let a = ack(10, 500.0);
+        d.ack(if lossy.contains(&j) { a.lost(1) } else { a });
+        match j {
+            21 => assert_eq!(d.cc.bbr().max_bw(), 1000.0, "old estimate for two windows"),
+            22 => assert_eq!(d.cc.bbr().max_bw(), 500.0, "mean of the last 30 samples"),
+            _ => {}
+        }
+    }
+    assert_eq!(d.cc.drop.phase, None);
+}
+
+#[test]
+fn k_low_samples_and_a_loss_reset_the_estimate_to_their_mean_after_two_windows() {
+    let mut d = drop_path(10);
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0);
+    flag_drop(&mut d);
+    score_windows(&mut d, &[]);
+    assert_eq!(d.cc.drop.scores(), [22, 22, 22, 22]);
+    assert_eq!(
+        d.cc.bbr().max_bw(),
+        500.0,
+        "equal scores: the new estimate stays"
+    );
+}
+
+#[test]
+fn a_worse_score_with_the_new_estimate_reverts_to_the_old_one() {
+    let mut d = drop_path(10);
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert_eq!(d.cc.drop.scores(), [22, 22, 12, 12]); // 22 − 10 · 1
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0);
+    // A second drop and bad score ~150 ms later reverts again (hold-off 10 · 10 ms) ...
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0);
+}
+
+#[test]
+fn a_second_revert_within_the_hold_off_is_suppressed() {
+    let mut d = drop_path(100); // 1 s
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0);
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert_eq!(d.cc.bbr().max_bw(), 500.0);
+}
+
+#[test]
+fn more_than_k_high_rtt_acks_and_a_loss_also_flag_a_drop() {
+    let mut d = probe_bw(&Params::default(), 2);
+    d.acks(29, ack(26, 1000.0)); // 26 > 2.5 · 10
+    d.ack(ack(26, 1000.0).lost(1)); // 30th high RTT: not more than k
+    assert_eq!(d.cc.drop.phase, None);
+    d.ack(ack(26, 1000.0).lost(1)); // 31st
+    assert_eq!(d.cc.drop.phase, Some(0));
+}
+
+#[test]
+fn artifact_base_starts_at_32_packets_without_aggregation_margin_or_policer() {
+    let p = Params {
+        artifact_base: true,
+        ..Params::default()
+    };
+    let cc = Obbr::new(p, testing::init());
+    assert_eq!(cc.cwnd(), 32);
+    let b = cc.bbr().params();
+    assert_eq!(
+        (b.extra_acked_gain, b.pacing_margin_percent, b.lt_enabled),
+        (0.0, 0, false)
+    );
+}

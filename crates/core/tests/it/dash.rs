@@ -1,0 +1,124 @@
+//! DASH sessions end to end: stall accounting, connection pools, byte accounting.
+
+use super::run;
+use serde_json::{json, Value};
+
+fn session(app: Value, schedule: Value) -> Value {
+    json!({
+        "bottleneck": {"rate": "25Mbps", "rtt": "50ms", "queue": {"kind": "droptail", "limit": "1MB"}, "schedule": schedule},
+        "flow": [{"name": "video", "cc": "cubic", "app": app}],
+        "telemetry": {"interval": "100ms"}
+    })
+}
+
+/// Replays playback from the segment log alone: playback starts when the first
+/// segment lands, stalls when the playhead reaches the end of what has landed,
+/// resumes when the next segment lands. Returns the stalls' durations in seconds.
+fn stalls_from_log(arrivals: &[f64], seg: f64) -> Vec<f64> {
+    let (mut stalls, mut clock, mut playhead) = (Vec::new(), arrivals[0], 0.0);
+    for (k, &t) in arrivals.iter().enumerate().skip(1) {
+        let buffered = k as f64 * seg;
+        let dry_at = clock + (buffered - playhead);
+        if dry_at < t {
+            stalls.push(t - dry_at);
+            playhead = buffered;
+        } else {
+            playhead += t - clock;
+        }
+        clock = t;
+    }
+    stalls
+}
+
+#[test]
+fn a_ten_second_outage_stalls_playback_exactly_as_the_segment_log_implies() {
+    let app =
+        json!({"kind": "dash", "video": "bbb", "abr": {"kind": "fixed", "level": 6}, "http": "h2"});
+    let out = run(&session(
+        app,
+        json!([{"at": "100s", "rate": "0bps"}, {"at": "110s", "rate": "25Mbps"}]),
+    ));
+    let f = &out.summary["flows"]["video"];
+    let seg = &out.metrics.segments;
+    let arrivals: Vec<f64> = (0..seg.len())
+        .filter(|&i| seg.track[i] == 0 && !seg.abandoned[i])
+        .map(|i| seg.last_byte_t[i])
+        .collect();
+    let expected = stalls_from_log(&arrivals, 4.0);
+    let reported: Vec<f64> = f["stalls_s"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_f64().unwrap())
+        .collect();
+    assert_eq!(
+        reported.len(),
+        expected.len(),
+        "{reported:?} vs {expected:?}"
+    );
+    for (r, e) in reported.iter().zip(&expected) {
+        assert!(
+            (r - e).abs() < 1e-3,
+            "reported {r} s, the log implies {e} s"
+        );
+    }
+    // the stall covers the outage minus what was buffered when it began
+    let buffered_at_outage = (0..seg.len())
+        .filter(|&i| seg.track[i] == 0 && seg.last_byte_t[i] <= 100.0)
+        .count() as f64
+        * 4.0
+        - (100.0 - arrivals[0]);
+    let total: f64 = reported.iter().sum();
+    assert!(
+        total >= 10.0 - buffered_at_outage - 1e-3,
+        "stall {total} s with {buffered_at_outage} s buffered"
+    );
+    assert!(f["playback_complete"].as_bool().unwrap());
+}
+
+#[test]
+fn an_ample_link_plays_the_fixed_level_without_stalls() {
+    let app = json!({"kind": "dash", "video": "www21", "abr": {"kind": "fixed", "level": 4}, "http": "h2"});
+    let out = run(&session(app, json!([])));
+    let f = &out.summary["flows"]["video"];
+    assert_eq!(f["avg_quality"], 4.0);
+    assert_eq!(f["stall_count"], 0);
+    assert_eq!(f["segments_downloaded"], 127);
+    assert!(f["playback_complete"].as_bool().unwrap());
+    // the session ends when the last segment has played: startup + 635 s of media
+    let duration = out.summary["duration_s"].as_f64().unwrap();
+    assert!((duration - 635.0 - f["startup_delay_s"].as_f64().unwrap()).abs() < 1e-6);
+}
+
+#[test]
+fn http1_fetches_audio_on_its_own_connection_and_http2_shares_one() {
+    for (http, conns) in [("h1", 2), ("h2", 1)] {
+        let app = json!({"kind": "dash", "video": "bbb", "abr": {"kind": "fixed", "level": 3}, "http": http, "audio": "128kbps"});
+        let out = run(&session(app, json!([])));
+        let f = &out.summary["flows"]["video"];
+        assert_eq!(f["http_connections"], conns, "{http}");
+        let seg = &out.metrics.segments;
+        let audio = (0..seg.len()).filter(|&i| seg.track[i] == 1).count();
+        assert_eq!(audio, 159, "{http}: every audio segment is fetched");
+    }
+}
+
+#[test]
+fn every_response_byte_is_delivered_and_counted_once() {
+    let app =
+        json!({"kind": "dash", "video": "bbb", "abr": {"kind": "fixed", "level": 5}, "http": "h1"});
+    let mut s = session(app, json!([]));
+    s["bottleneck"]["loss"] = json!(0.01);
+    let out = run(&s);
+    let seg = &out.metrics.segments;
+    let media: u64 = seg.bytes.iter().sum();
+    let delivered = out.summary["flows"]["video"]["bytes_delivered"]
+        .as_u64()
+        .unwrap();
+    // HTTP/1.1 framing: 300 B of response header per segment plus the 4 kB manifest
+    assert_eq!(delivered, media + 300 * (seg.len() as u64 + 1) + 4_000);
+    assert_eq!(
+        out.stats.packets,
+        out.stats.packets_received + out.stats.packets_dropped + out.stats.packets_in_network
+    );
+}
