@@ -31,6 +31,11 @@ def write_report(
         title, subtitle, sections = sweep_sections(SweepResults.load(folder), metrics, x)
     elif (folder / "summary.json").is_file():
         title, subtitle, sections = run_sections(folder)
+    elif (folder / "claims.json").is_file():
+        raise FileNotFoundError(
+            f"{folder} is a reproduction: its report is {folder / 'report.html'}, written by "
+            "`bloatlab reproduce`; its experiments are sweep folders inside it"
+        )
     elif folder.is_dir():
         raise FileNotFoundError(
             f"{folder} is neither a run folder (summary.json) nor a sweep folder ({MANIFEST})"
