@@ -14,7 +14,12 @@ from bloatlab._native import CONTRACT
 
 TESTS = Path(__file__).parent
 REPO = TESTS.parent
-_MARKER_BY_FOLDER = {"unit": "unit", "scenarios": "scenario", "benchmark": "benchmark"}
+_MARKER_BY_FOLDER = {
+    "unit": "unit",
+    "integration": "integration",
+    "scenarios": "scenario",
+    "benchmark": "benchmark",
+}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -3,9 +3,16 @@
     bloatlab run SCENARIO [-o DIR] [--set a.b=c ...] [--seed N] [--plot]
     bloatlab validate SCENARIO [--set a.b=c ...] [--seed N]
     bloatlab bench [--repeat N] [--json]
+    bloatlab sweep SWEEP [-o DIR] [--workers N | --dask ADDRESS] [--set a.b=c ...] [--dry-run]
+    bloatlab report PATH [-o HTML] [--metric M ...] [--x KEY]
+    bloatlab reproduce PAPER [--quick | --full] [-o DIR] [--workers N | --dask ADDRESS]
+    bloatlab reproduce --list
+    bloatlab compare A B [--json] [--metric PATTERN ...]
 
 Exit codes: 0 success; 2 bad input (scenario or command line), with a message naming the
 field, the value and what is allowed, and nothing written; 1 any other failure; 130 Ctrl-C.
+`sweep` exits with the number of failed runs (capped at 100) when runs failed; `reproduce`
+with 1 when a claim or a run failed.
 """
 
 from __future__ import annotations
@@ -90,6 +97,10 @@ def _parser() -> argparse.ArgumentParser:
     bench.add_argument("--repeat", type=int, default=3, help="runs per benchmark (best is kept)")
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.set_defaults(command=_bench)
+
+    from .commands import add_commands
+
+    add_commands(commands)
     return parser
 
 

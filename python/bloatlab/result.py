@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 from collections.abc import Mapping
@@ -91,19 +92,29 @@ class Result:
         """
 
         def fill(folder: Path) -> None:
-            with open(folder / "summary.json", "w", encoding="utf-8") as f:
-                json.dump(self.summary, f, indent=2)
-                f.write("\n")
-            for name, table in self.tables.items():
-                if name in OPTIONAL_TABLES and table.num_rows == 0:
-                    continue
-                pq.write_table(table, folder / f"{name}.parquet")
+            for name, data in self.files().items():
+                (folder / name).write_bytes(data)
             if plot:
                 from .plots.overview import save_overview
 
                 save_overview(self, folder / "overview.png")
 
         return write_folder(out_dir, fill)
+
+    def files(self) -> dict[str, bytes]:
+        """The results folder's files as bytes: `summary.json` and `<table>.parquet`.
+
+        `write` stores exactly these; sweeps compute them on a worker (a process or a Dask
+        worker) and store them on the machine that holds the results.
+        """
+        files = {"summary.json": (json.dumps(self.summary, indent=2) + "\n").encode("utf-8")}
+        for name, table in self.tables.items():
+            if name in OPTIONAL_TABLES and table.num_rows == 0:
+                continue
+            sink = io.BytesIO()
+            pq.write_table(table, sink)
+            files[f"{name}.parquet"] = sink.getvalue()
+        return files
 
 
 def table_from_columns(
@@ -123,3 +134,48 @@ def table_from_columns(
         else:
             arrays[name] = pa.array(values)
     return pa.table(arrays)
+
+
+# Columns holding names, stored as Arrow dictionaries.
+_NAME_COLUMNS = ("flow", "cc_state")
+
+
+def load_result(folder: str | os.PathLike[str]) -> Result:
+    """Read a results folder (`summary.json` and `<table>.parquet`) back into a `Result`.
+
+    Name columns (`flow`, `cc_state`) are re-coded against one name list per column, so
+    codes mean the same in every table (Parquet keeps only the names a file uses). The
+    core's run statistics are not stored; `stats` is empty.
+    """
+    root = Path(folder)
+    try:
+        summary: dict[str, Any] = json.loads((root / "summary.json").read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{root} is not a results folder: no summary.json") from None
+    raw = {path.stem: pq.read_table(path) for path in sorted(root.glob("*.parquet"))}
+    scenario_flows = summary.get("scenario", {}).get("flows", [])
+    in_order = [f["name"] for f in scenario_flows if isinstance(f, dict) and "name" in f]
+    names: dict[str, list[str]] = {"flow": in_order or list(summary.get("flows", {}))}
+    for table in raw.values():
+        for column in _NAME_COLUMNS:
+            if column in table.column_names:
+                known = names.setdefault(column, [])
+                values = table.column(column).cast(pa.string()).unique().to_pylist()
+                known.extend(v for v in values if v is not None and v not in known)
+    tables = {name: _recode(table, names) for name, table in raw.items()}
+    return Result(summary=summary, tables=tables, dictionaries=names)
+
+
+def _recode(table: pa.Table, names: Mapping[str, list[str]]) -> pa.Table:
+    import pyarrow.compute as pc
+
+    for column in _NAME_COLUMNS:
+        if column not in table.column_names:
+            continue
+        text = table.column(column).cast(pa.string()).combine_chunks()
+        codes = pc.index_in(text, value_set=pa.array(names[column], pa.string()))
+        array = pa.DictionaryArray.from_arrays(
+            codes.cast(pa.int32()), pa.array(names[column], pa.string())
+        )
+        table = table.set_column(table.column_names.index(column), column, array)
+    return table

@@ -105,3 +105,42 @@ def _fsync(path: Path) -> None:
         os.fsync(fd)
     finally:
         os.close(fd)
+
+
+def write_file(path: str | os.PathLike[str], data: bytes) -> Path:
+    """Create or replace the file `path` with `data` atomically (temporary sibling, rename)."""
+    out = Path(path).absolute()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(f".{out.name}.tmp-{secrets.token_hex(4)}")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, out)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    _fsync(out.parent)
+    return out
+
+
+def remove_leftovers(folder: str | os.PathLike[str]) -> list[Path]:
+    """Delete what interrupted atomic writes left in `folder` (`.<name>.tmp-*`, `.<name>.old-*`).
+
+    Only call this while no other process is writing into `folder`. An `.old-` folder is
+    only left when a crash came between the two renames of a replacement without
+    renameat2; its results were being replaced, so they are not needed.
+    """
+    removed: list[Path] = []
+    root = Path(folder)
+    if not root.is_dir():
+        return removed
+    for entry in root.iterdir():
+        if entry.name.startswith(".") and (".tmp-" in entry.name or ".old-" in entry.name):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
+            removed.append(entry)
+    return removed

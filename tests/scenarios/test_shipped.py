@@ -17,7 +17,12 @@ SCENARIOS = Path(__file__).parents[2] / "scenarios"
 DEMO = SCENARIOS / "demo.toml"
 
 
-@pytest.mark.parametrize("path", sorted(SCENARIOS.rglob("*.toml")), ids=lambda p: p.name)
+SHIPPED = sorted(
+    p for p in SCENARIOS.rglob("*.toml") if "sweeps" not in p.relative_to(SCENARIOS).parts
+)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=lambda p: p.name)
 def test_shipped_scenario_resolves(core: ModuleType, path: Path) -> None:
     resolved = bloatlab.resolve(path)
     assert resolved["bottleneck"]["rate_bps"] > 0

@@ -100,7 +100,11 @@ def test_malformed_toml_names_the_file_and_the_line(tmp_path: Path) -> None:
         load_scenario(path)
 
 
-@pytest.mark.parametrize("path", sorted((REPO / "scenarios").rglob("*.toml")), ids=str)
+# Scenario files; sweep files (scenarios/sweeps/) are checked in test_sweep_spec.py.
+SHIPPED = sorted(p for p in (REPO / "scenarios").rglob("*.toml") if "sweeps" not in p.parts)
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=str)
 def test_shipped_scenarios_load_and_resolve(path: Path) -> None:
     import bloatlab
 

@@ -1,0 +1,45 @@
+"""`bloatlab report PATH`: a self-contained HTML page with plots, for a run or a sweep folder.
+
+The page embeds every plot as a PNG data URI, so it can be mailed or archived alone; the same
+PNGs are written to `<report>_files/` beside it for papers and slides.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..sweep.table import MANIFEST, SweepResults
+from .html import Plot, Section, write_page
+from .run import run_sections
+from .sweep import sweep_sections
+
+__all__ = ["Plot", "Section", "write_page", "write_report"]
+
+
+def write_report(
+    path: str | os.PathLike[str],
+    out: str | os.PathLike[str] | None = None,
+    *,
+    metrics: Sequence[str] | None = None,
+    x: str | None = None,
+) -> Path:
+    """Write the report of the run or sweep folder `path` (default `path/report.html`)."""
+    folder = Path(path)
+    if (folder / MANIFEST).is_file():
+        title, subtitle, sections = sweep_sections(SweepResults.load(folder), metrics, x)
+    elif (folder / "summary.json").is_file():
+        title, subtitle, sections = run_sections(folder)
+    elif (folder / "claims.json").is_file():
+        raise FileNotFoundError(
+            f"{folder} is a reproduction: its report is {folder / 'report.html'}, written by "
+            "`bloatlab reproduce`; its experiments are sweep folders inside it"
+        )
+    elif folder.is_dir():
+        raise FileNotFoundError(
+            f"{folder} is neither a run folder (summary.json) nor a sweep folder ({MANIFEST})"
+        )
+    else:
+        raise FileNotFoundError(f"no such folder: {folder}")
+    return write_page(out or folder / "report.html", title, subtitle, sections)

@@ -1,0 +1,122 @@
+"""What a paper module declares, and what a reproduction produces.
+
+A paper module (`bloatlab/reproduce/<name>.py`) defines `PAPER`, a `Paper`:
+
+* `experiments(mode)`: the paper's experiments as sweeps (`mode` is `"quick"` or `"full"`);
+* `analyse(results, mode)`: from the sweeps' results (`SweepResults` by experiment name), the
+  paper's claims (`Claim`: paper value, ours, tolerance, pass/fail) and its figures redrawn
+  from our runs (`PaperFigure`, each beside a one-line description of what the paper shows).
+
+The runner (`bloatlab.reproduce.reproduce`) runs all experiments as one batch sharing one run
+store, so runs two figures need are computed once, and writes the claims and a report.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from ..sweep import Sweep
+from ..sweep.table import SweepResults
+
+Mode = Literal["quick", "full"]
+MODES: tuple[Mode, ...] = ("quick", "full")
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One sweep of the paper; `name` is its folder in the reproduction."""
+
+    name: str
+    sweep: Sweep
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One number or statement of the paper, checked against our runs."""
+
+    figure: str  # "Fig. 7"
+    claim: str  # "BBR loss at 0.5 BDP"
+    paper: str  # the paper's value, as the paper gives it
+    ours: str
+    tolerance: str
+    passed: bool
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PaperFigure:
+    """One of the paper's figures drawn from our runs."""
+
+    name: str  # "fig7"
+    title: str  # "Fig. 7: BBR's loss against router queue size"
+    paper_shows: str  # one line: what the paper's figure shows
+    png: bytes
+    caption: str = ""  # how ours was made, and what to compare
+    figure: str = ""  # the figure label claims use ("Fig. 7"); default the title's prefix
+
+
+@dataclass(frozen=True)
+class Findings:
+    claims: list[Claim] = field(default_factory=list)
+    figures: list[PaperFigure] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    title: str
+    citation: str
+    experiments: Callable[[Mode], Sequence[Experiment]]
+    analyse: Callable[[Mapping[str, SweepResults], Mode], Findings]
+    modes: Mapping[Mode, str] = field(default_factory=dict)  # what each mode runs
+
+
+def dumbbell(
+    rate: str,
+    rtt: str,
+    limit: str,
+    flows: list[dict[str, Any]],
+    duration: str,
+    *,
+    name: str,
+    window: tuple[str, str] | None = None,
+    interval: str = "100ms",
+    samples: bool = False,
+) -> dict[str, Any]:
+    """A scenario document: one drop-tail bottleneck, the given flows."""
+    telemetry: dict[str, Any] = {"interval": interval, "rate_samples": samples}
+    if window:
+        telemetry["summary_start"], telemetry["summary_end"] = window
+    return {
+        "name": name,
+        "duration": duration,
+        "bottleneck": {"rate": rate, "rtt": rtt, "queue": {"kind": "droptail", "limit": limit}},
+        "flow": flows,
+        "telemetry": telemetry,
+    }
+
+
+def bulk(name: str, cc: Any, count: int = 1) -> dict[str, Any]:
+    """`count` bulk flows named `name` (or `name-0` …) running `cc`."""
+    return {"name": name, "cc": cc, "app": {"kind": "bulk"}, "count": count}
+
+
+def sweep(
+    name: str,
+    base: dict[str, Any],
+    *,
+    grid: Mapping[str, list[Any]] | None = None,
+    seeds: int = 1,
+    description: str = "",
+) -> Sweep:
+    return Sweep.from_dict(
+        {
+            "name": name,
+            "description": description,
+            "scenario": base,
+            "grid": dict(grid or {}),
+            "seeds": seeds,
+        }
+    )

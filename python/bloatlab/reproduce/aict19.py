@@ -1,0 +1,678 @@
+"""AICT'19: S. Claypool, M. Claypool, J. Chung, F. Li, "Sharing but not Caring – Performance
+of TCP BBR and TCP CUBIC at the Network Bottleneck", AICT 2019.
+
+Testbed: a dumbbell through a Linux router, 25 ms round-trip propagation (NetEm), tc-tbf with
+small buckets (modelled here as a plain rate-limited line), drop-tail queue, Linux 4.17 BBRv1
+and CUBIC, 5-minute runs. Table I: 2, 4, 8 flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
+
+| figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
+|------------|--------------------------|-------------------------------------|--------------------|
+| Fig. 5     | standing queue at 8 BDP  | 2/4/8 BBR × 40/80/120 Mb/s; 1 CUBIC | 4 BBR, 80 Mb/s     |
+| Fig. 7     | BBR loss vs buffer       | Table I, minutes 2–4 of 300 s       | 0.5/1/2 BDP, 240 s |
+| Fig. 9/10  | 2 BBR + 2 CUBIC, 80 Mb/s | 0.25–8 BDP (+3, 5, 6 BDP), 300 s    | 9 buffers, 240 s   |
+| Fig. 11/12 | the same, BBR Shallow    | as Fig. 7 and Fig. 10               | as Fig. 7 and 10   |
+
+Full runs use 3 seeds (the paper's "3 identical trials"), quick runs one.
+
+The analysis window of Fig. 7 (minutes 2–4) ends at 240 s, so the quick runs stop there
+without changing what is measured; the 5th minute of the full runs is simulated but unused,
+as in the paper. Shares of Fig. 10/12 are over the same window. Tolerances were fixed from
+the paper's wording before comparing; a miss is reported as a miss.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from ..analysis.timeseries import bins, crossing, group_mean, group_rates, queue_series, switches
+from ..report.html import png
+from ..sweep.table import SweepResults
+from ._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure, bulk, dumbbell, sweep
+
+# BBR Shallow (Claypool, [22]): BBRv1 with its PROBE_BW cwnd gain at 1.5 instead of 2. The
+# core names it `bbr-shallow`; `{ kind = "bbr", cwnd_gain = 1.5 }` gives the same runs.
+BBR_SHALLOW_CC: Any = "bbr-shallow"
+
+RTT = "25ms"
+FLOWS = [2, 4, 8]
+RATES = ["40Mbps", "80Mbps", "120Mbps"]
+BUFFERS_TABLE_I = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 4.0, 8.0]
+# Fig. 10/12 draw lines through 2, 4 and 8 BDP; 3, 5 and 6 locate the crossing better.
+BUFFERS_SHARES_FULL = [0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]
+BUFFERS_SHARES_QUICK = [0.5, 1.0, 1.75, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0]
+BUFFERS_LOSS_QUICK = [0.5, 1.0, 2.0]
+STEADY = ("120s", "240s")  # Fig. 7: "minutes 2 to 4 of a 5 minute connection"
+MINUTE = ("60s", "120s")  # §IV-A: "1 minute of a 5 minute trial"
+CYCLE_BUFFER = 1.75  # Fig. 9
+
+PAPER_LOSS = {0.5: 0.11, 1.0: 0.055}  # §V B: "5.5% for ... 1 BDP, doubling to about 11% ... 0.5"
+LOSS_TOLERANCE = 0.4  # relative
+BBR, CUBIC = "C3", "C0"  # the paper's colours: BBR red, CUBIC blue
+
+
+def _buffer(b: float) -> str:
+    return f"{b:g}BDP"
+
+
+def experiments(mode: Mode) -> list[Experiment]:
+    full = mode == "full"
+    seeds = 3 if full else 1
+    run = "300s" if full else "240s"
+    loss_buffers = BUFFERS_TABLE_I if full else BUFFERS_LOSS_QUICK
+    share_buffers = BUFFERS_SHARES_FULL if full else BUFFERS_SHARES_QUICK
+
+    queue_base = dumbbell(
+        "80Mbps",
+        RTT,
+        "8BDP",
+        [bulk("bbr", "bbr", 4)],
+        "300s" if full else "120s",
+        name="aict19-standing-queue",
+        window=MINUTE,
+    )
+    cubic_base = dumbbell(
+        "80Mbps",
+        RTT,
+        "8BDP",
+        [bulk("cubic", "cubic")],
+        "300s" if full else "120s",
+        name="aict19-cubic-queue",
+        window=MINUTE,
+    )
+    loss_base = dumbbell(
+        "80Mbps",
+        RTT,
+        "1BDP",
+        [bulk("bbr", "bbr", 2)],
+        run,
+        name="aict19-bbr-loss",
+        window=STEADY,
+    )
+    mixed_base = dumbbell(
+        "80Mbps",
+        RTT,
+        "1BDP",
+        [bulk("bbr", "bbr", 2), bulk("cubic", "cubic", 2)],
+        run,
+        name="aict19-bbr-cubic",
+        window=STEADY,
+    )
+    loss_grid: dict[str, list[Any]] = {
+        "bottleneck.queue.limit": [_buffer(b) for b in loss_buffers],
+        "flow.bbr.count": FLOWS,
+        "bottleneck.rate": RATES,
+    }
+    shallow_grid = {
+        **loss_grid,
+        "bottleneck.queue.limit": [_buffer(b) for b in loss_buffers if b <= 2.0],
+        "flow.bbr.cc": ["bbr", BBR_SHALLOW_CC],
+    }
+    return [
+        Experiment(
+            "fig5-bbr",
+            sweep(
+                "aict19-fig5-bbr",
+                queue_base,
+                grid={"flow.bbr.count": FLOWS, "bottleneck.rate": RATES} if full else {},
+                seeds=seeds,
+                description="BBR's standing queue in an 8 BDP buffer",
+            ),
+        ),
+        Experiment(
+            "fig5-cubic",
+            sweep("aict19-fig5-cubic", cubic_base, description="1 CUBIC in an 8 BDP buffer"),
+        ),
+        Experiment(
+            "fig7",
+            sweep(
+                "aict19-fig7",
+                loss_base,
+                grid=loss_grid,
+                seeds=seeds,
+                description="BBR's loss against the buffer size",
+            ),
+        ),
+        Experiment(
+            "fig10",
+            sweep(
+                "aict19-fig10",
+                mixed_base,
+                seeds=seeds,
+                grid={"bottleneck.queue.limit": [_buffer(b) for b in share_buffers]},
+                description="2 BBR + 2 CUBIC: shares against the buffer size",
+            ),
+        ),
+        Experiment(
+            "fig11",
+            sweep(
+                "aict19-fig11",
+                loss_base,
+                grid=shallow_grid,
+                seeds=seeds,
+                description="BBR and BBR Shallow: loss against the buffer size",
+            ),
+        ),
+        Experiment(
+            "fig12",
+            sweep(
+                "aict19-fig12",
+                mixed_base,
+                seeds=seeds,
+                grid={
+                    "bottleneck.queue.limit": [_buffer(b) for b in share_buffers],
+                    "flow.bbr.cc": [BBR_SHALLOW_CC],
+                },
+                description="2 BBR Shallow + 2 CUBIC: shares against the buffer size",
+            ),
+        ),
+    ]
+
+
+# ----- analysis --------------------------------------------------------------------------------
+
+
+def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    claims: list[Claim] = []
+    figures: list[PaperFigure] = []
+    for part in (_fig5, _fig7, _fig9, _fig10, _fig11, _fig12):
+        found = part(results, mode)
+        claims.extend(found.claims)
+        figures.extend(found.figures)
+    return Findings(claims, figures)
+
+
+def _done(results: SweepResults) -> list[dict[str, Any]]:
+    return [r for r in results.rows() if r["status"] == "done"]
+
+
+def _bdp(label: Any) -> float:
+    return float(str(label).removesuffix("BDP"))
+
+
+def _mean(values: Sequence[float]) -> float:
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return float(np.mean(finite)) if finite else math.nan
+
+
+def _pct(value: float, digits: int = 1) -> str:
+    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
+
+
+def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    bbr, cubic = results["fig5-bbr"], results["fig5-cubic"]
+    rows = _done(bbr)
+    claims = []
+    four = [
+        r
+        for r in rows
+        if r.get("flow.bbr.count", 4) == 4 and r.get("bottleneck.rate", "80Mbps") == "80Mbps"
+    ]
+    mean = _mean([r["bottleneck.backlog_mean_bdp"] for r in four])
+    p90 = _mean([r["bottleneck.backlog_p90_bdp"] for r in four])
+    claims.append(
+        Claim(
+            "Fig. 5",
+            "4 BBR, 80 Mb/s, 8 BDP buffer: standing queue",
+            "≈1.1 BDP (1–1.5)",
+            f"{mean:.2f} BDP (p90 {p90:.2f})",
+            "mean 1–1.5 BDP",
+            1.0 <= mean <= 1.5,
+        )
+    )
+    if mode == "full":
+        by_combo: dict[tuple[Any, Any], list[float]] = {}
+        for r in rows:
+            key = (r["flow.bbr.count"], r["bottleneck.rate"])
+            by_combo.setdefault(key, []).append(r["bottleneck.backlog_mean_bdp"])
+        means = {k: _mean(v) for k, v in by_combo.items()}
+        low, high = min(means.values()), max(means.values())
+        outside = [f"{n} flows {rate}" for (n, rate), m in means.items() if not 1.0 <= m <= 1.5]
+        claims.append(
+            Claim(
+                "Fig. 5",
+                "2/4/8 BBR × 40/80/120 Mb/s: standing queue",
+                "1–1.5 BDP",
+                f"{low:.2f}–{high:.2f} BDP over {len(means)} combinations",
+                "each mean 1–1.5 BDP",
+                not outside,
+                note=f"outside: {', '.join(outside)}" if outside else "",
+            )
+        )
+    cubic_rows = _done(cubic)
+    c_mean = _mean([r["bottleneck.backlog_mean_bdp"] for r in cubic_rows])
+    c_p90 = _mean([r["bottleneck.backlog_p90_bdp"] for r in cubic_rows])
+    claims.append(
+        Claim(
+            "Fig. 5",
+            "1 CUBIC, 8 BDP buffer: fills the queue",
+            "fills to the 8 BDP maximum",
+            f"mean {c_mean:.2f}, p90 {c_p90:.2f} BDP",
+            "p90 ≥ 7 BDP",
+            c_p90 >= 7.0,
+        )
+    )
+    fig = Figure(figsize=(8, 3.6), layout="constrained")
+    ax = fig.subplots()
+    start, end = (float(t.removesuffix("s")) for t in MINUTE)
+    for label, color, source, rows_ in (
+        ("BBR (4 flows)", BBR, bbr, four),
+        ("CUBIC", CUBIC, cubic, cubic_rows),
+    ):
+        if not rows_:
+            continue
+        folder = source.run_folder(min(rows_, key=lambda r: r["seed"])["run"])
+        series = queue_series(folder, bins(start, end, 0.1))
+        bdp = rows_[0]["bottleneck.bdp_bytes"]
+        t, raw = series["t"], series["raw"]
+        inside = (t >= start) & (t <= end)
+        ax.plot(t[inside] - start, raw[inside] / bdp, color=color, lw=1.2, label=label)
+    ax.set_xlabel(f"time (s, from t = {start:g} s)")
+    ax.set_ylabel("queue length (BDP)")
+    ax.set_ylim(0, 8.5)
+    ax.set_xlim(0, end - start)
+    ax.grid(True, alpha=0.3)
+    ax.legend(loc="center right")
+    figure = PaperFigure(
+        "fig5",
+        "Fig. 5: BBR and CUBIC in a large router queue",
+        "In an 80 Mb/s, 25 ms bottleneck with an 8 BDP (2 MB) buffer, one CUBIC flow fills the "
+        "queue to 8 BDP while 4 BBR flows keep a standing queue of about 1.1 BDP, rising to "
+        "about 1.5 BDP while they probe for bandwidth.",
+        png(fig),
+        "Queue length at the bottleneck over one steady-state minute (60–120 s), seed 1; "
+        "BBR and CUBIC run separately, as in the paper.",
+    )
+    return Findings(claims, [figure])
+
+
+def _loss_by_buffer(rows: list[dict[str, Any]]) -> dict[float, list[float]]:
+    loss: dict[float, list[float]] = {}
+    for r in rows:
+        loss.setdefault(_bdp(r["bottleneck.queue.limit"]), []).append(r["bottleneck.drop_rate"])
+    return dict(sorted(loss.items()))
+
+
+def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    loss = _loss_by_buffer(_done(results["fig7"]))
+    means = {b: _mean(v) for b, v in loss.items()}
+    claims = []
+    for buffer, paper in PAPER_LOSS.items():
+        ours = means.get(buffer, math.nan)
+        claims.append(
+            Claim(
+                "Fig. 7",
+                f"BBR loss at {buffer:g} BDP",
+                f"≈{paper * 100:g} %",
+                _pct(ours, 2),
+                f"±{LOSS_TOLERANCE:.0%} relative",
+                abs(ours - paper) <= LOSS_TOLERANCE * paper,
+            )
+        )
+    for buffer in (b for b in means if b >= 2.0):
+        claims.append(
+            Claim(
+                "Fig. 7",
+                f"BBR loss at {buffer:g} BDP",
+                "≈0",
+                _pct(means[buffer], 2),
+                "< 1 %",
+                means[buffer] < 0.01,
+            )
+        )
+    shallow = [b for b in means if b <= 2.0]
+    falling = all(means[a] > means[b] for a, b in itertools.pairwise(shallow))
+    claims.append(
+        Claim(
+            "Fig. 7",
+            "loss falls as the buffer grows to 2 BDP",
+            "falls (≈linearly)",
+            " → ".join(_pct(means[b]) for b in shallow),
+            "strictly falling",
+            falling,
+        )
+    )
+    fig = Figure(figsize=(7, 3.8), layout="constrained")
+    ax = fig.subplots()
+    xs = [b for b in means if b <= 2.0]
+    spread = [float(np.std(loss[b], ddof=1)) * 100 if len(loss[b]) > 1 else 0.0 for b in xs]
+    ax.errorbar(
+        xs,
+        [means[b] * 100 for b in xs],
+        yerr=spread,
+        color=BBR,
+        marker="o",
+        lw=2,
+        capsize=3,
+        label="bloatlab: mean, ±1 sd over flows × rates × seeds",
+    )
+    ax.plot(
+        list(PAPER_LOSS),
+        [v * 100 for v in PAPER_LOSS.values()],
+        "s",
+        color="black",
+        mfc="none",
+        ms=9,
+        label="paper (text: ≈11 %, ≈5.5 %)",
+    )
+    ax.plot([2.0], [0.0], "s", color="black", mfc="none", ms=9)
+    _buffer_axis(ax, xs)
+    ax.set_ylabel("loss (%)")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="small")
+    flows, rates = sorted({r["flow.bbr.count"] for r in _done(results["fig7"])}), RATES
+    figure = PaperFigure(
+        "fig7",
+        "Fig. 7: BBR's loss against router queue size",
+        "BBR's loss rate in steady state (minutes 2–4 of 5), averaged over 2/4/8 flows at 40/80/"
+        "120 Mb/s: about 11 % at 0.5 BDP and 5.5 % at 1 BDP, falling to about 0 at 1.5–2 BDP.",
+        png(fig),
+        f"Drop rate at the bottleneck over 120–240 s, mean over {len(flows)} flow counts × "
+        f"{len(rates)} rates × seeds; squares mark the values the paper states in its text.",
+    )
+    return Findings(claims, [figure])
+
+
+def _shares(
+    results: SweepResults, group: str = "bbr"
+) -> tuple[dict[float, float], dict[float, float], list[dict[str, Any]]]:
+    rows = _done(results)
+    bbr: dict[float, list[float]] = {}
+    cubic: dict[float, list[float]] = {}
+    for r in rows:
+        b = _bdp(r["bottleneck.queue.limit"])
+        bbr.setdefault(b, []).append(
+            r[f"groups.{group}.goodput_bps"] / r["bottleneck.capacity_bps"]
+        )
+        cubic.setdefault(b, []).append(r["groups.cubic.goodput_bps"] / r["bottleneck.capacity_bps"])
+    return (
+        {b: _mean(v) for b, v in sorted(bbr.items())},
+        {b: _mean(v) for b, v in sorted(cubic.items())},
+        rows,
+    )
+
+
+def _share_claims(
+    figure: str,
+    name: str,
+    bbr: dict[float, float],
+    cubic: dict[float, float],
+    paper_crossing: str,
+    window: tuple[float, float],
+) -> tuple[list[Claim], float | None]:
+    buffers = list(bbr)
+    cross = crossing(buffers, [bbr[b] for b in buffers], [cubic[b] for b in buffers])
+    low = [b for b in buffers if b < 1.5]
+    claims = []
+    if figure == "Fig. 10":
+        dominates = all(bbr[b] > cubic[b] for b in low)
+        claims.append(
+            Claim(
+                figure,
+                f"{name} takes more than CUBIC below 1.5 BDP",
+                "BBR dominates",
+                f"{name} {min(bbr[b] for b in low):.0%}–{max(bbr[b] for b in low):.0%}, "
+                f"CUBIC ≤ {max(cubic[b] for b in low):.0%}",
+                f"{name} > CUBIC at each buffer < 1.5 BDP",
+                dominates,
+            )
+        )
+    claims.append(
+        Claim(
+            figure,
+            f"{name} and CUBIC shares cross",
+            paper_crossing,
+            "no crossing" if cross is None else f"{cross:.1f} BDP",
+            f"{window[0]:g}–{window[1]:g} BDP",
+            cross is not None and window[0] <= cross <= window[1],
+        )
+    )
+    top = max(buffers)
+    claims.append(
+        Claim(
+            figure,
+            f"CUBIC takes more than {name} in large buffers",
+            f"CUBIC > {name} at 8 BDP",
+            f"CUBIC {cubic[top]:.0%} vs {name} {bbr[top]:.0%} at {top:g} BDP",
+            f"CUBIC > {name}",
+            cubic[top] > bbr[top],
+        )
+    )
+    return claims, cross
+
+
+def _share_figure(
+    results: SweepResults,
+    bbr: dict[float, float],
+    cubic: dict[float, float],
+    rows: list[dict[str, Any]],
+    name: str,
+    cross: float | None,
+) -> bytes:
+    """Mean share (thick) and the 25th/75th percentiles of half-second shares (thin)."""
+    start, end = (float(t.removesuffix("s")) for t in STEADY)
+    edges = bins(start, end, 0.5)
+    quartiles: dict[str, dict[float, list[tuple[float, float]]]] = {"bbr": {}, "cubic": {}}
+    for r in rows:
+        rates = group_rates(results.run_folder(r["run"]), results.groups(r["run"]), edges)
+        capacity = r["bottleneck.capacity_bps"]
+        for group, series in rates.items():
+            share = series / capacity
+            b = _bdp(r["bottleneck.queue.limit"])
+            quartiles[group].setdefault(b, []).append(
+                (float(np.percentile(share, 25)), float(np.percentile(share, 75)))
+            )
+    fig = Figure(figsize=(7, 3.8), layout="constrained")
+    ax = fig.subplots()
+    for group, color, means, label in (("bbr", BBR, bbr, name), ("cubic", CUBIC, cubic, "CUBIC")):
+        xs = list(means)
+        ax.plot(
+            xs,
+            [means[b] * 100 for b in xs],
+            color=color,
+            lw=2.5,
+            marker="o",
+            ms=4,
+            label=f"{label} (mean)",
+        )
+        q = quartiles[group]
+        for i, style in ((0, ":"), (1, "--")):
+            ax.plot(
+                xs,
+                [np.mean([p[i] for p in q[b]]) * 100 for b in xs],
+                color=color,
+                lw=0.9,
+                ls=style,
+                label=f"{label} ({'25th' if i == 0 else '75th'} pct.)",
+            )
+    if cross is not None:
+        ax.axvline(cross, color="grey", lw=1, ls="-.")
+        ax.annotate(
+            f"crossing {cross:.1f} BDP",
+            (cross, 95),
+            xytext=(4, 0),
+            textcoords="offset points",
+            fontsize="small",
+            color="grey",
+        )
+    ax.set_xlabel("router queue length (multiples of BDP)")
+    ax.set_ylabel("goodput (% of link rate)")
+    ax.set_xlim(0, max(bbr) + 0.2)
+    ax.set_ylim(0, 100)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="x-small", ncol=2, loc="center right")
+    return png(fig)
+
+
+def _fig10(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    bbr, cubic, rows = _shares(results["fig10"])
+    claims, cross = _share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    figure = PaperFigure(
+        "fig10",
+        "Fig. 10: BBR and CUBIC's interplay against router queue length",
+        "2 BBR + 2 CUBIC flows, 80 Mb/s, 25 ms: BBR takes most of the link below about 1.5 BDP "
+        "(where it causes persistent loss); above, CUBIC's share grows with the buffer, the "
+        "shares are equal near 5 BDP and CUBIC takes more beyond.",
+        _share_figure(results["fig10"], bbr, cubic, rows, "BBR", cross),
+        "Each group's goodput over 120–240 s as a share of the link rate (payload, so at most "
+        "≈96.5 %), mean over seeds; thin lines: quartiles of half-second shares.",
+    )
+    return Findings(claims, [figure])
+
+
+def _fig9(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    rows = [r for r in _done(results["fig10"]) if _bdp(r["bottleneck.queue.limit"]) == CYCLE_BUFFER]
+    if not rows:
+        return Findings()
+    row = min(rows, key=lambda r: r["seed"])
+    folder = results["fig10"].run_folder(row["run"])
+    groups = results["fig10"].groups(row["run"])
+    capacity, bdp = row["bottleneck.capacity_bps"], row["bottleneck.bdp_bytes"]
+    # Cycles, measured over the whole analysis window with 2 s smoothing.
+    start, end = (float(t.removesuffix("s")) for t in STEADY)
+    edges = bins(start, end, 0.5)
+    rates = group_rates(folder, groups, edges)
+    difference = np.convolve(rates["bbr"] - rates["cubic"], np.ones(4) / 4, mode="valid")
+    flips = switches(difference)
+    period = 2 * (end - start) / flips if flips else math.inf
+    claims = [
+        Claim(
+            "Fig. 9",
+            "2 BBR + 2 CUBIC at 1.75 BDP alternate dominance",
+            "cycles of ≈20 s",
+            f"{flips} switches in {end - start:g} s (period ≈{period:.0f} s)",
+            "period 10–30 s",
+            10.0 <= period <= 30.0,
+        )
+    ]
+    # The figure: one minute, as the paper's.
+    first, last = 60.0, 120.0
+    edges = bins(first, last, 0.5)
+    rates = group_rates(folder, groups, edges)
+    rtt = group_mean(folder, groups, edges, "srtt_s")
+    queue = queue_series(folder, edges)
+    mid = (edges[1:] + edges[:-1]) / 2 - first
+    fig = Figure(figsize=(9, 6.4), layout="constrained")
+    axes = fig.subplots(2, 2, sharex=True).ravel()
+    for group, color, label in (("bbr", BBR, "BBR"), ("cubic", CUBIC, "CUBIC")):
+        axes[0].plot(mid, rates[group] / capacity * 100, color=color, lw=1.2, label=label)
+        axes[3].plot(mid, rtt[group] * 1e3, color=color, lw=1.2, label=label)
+    axes[1].plot(mid, queue["backlog_bytes"] / bdp, color="black", lw=1.2)
+    axes[2].plot(mid, queue["loss"] * 100, color="black", lw=1.2)
+    for ax, label, title in (
+        (axes[0], "throughput (% of link rate)", "(a) throughput"),
+        (axes[1], "queue length (BDP)", "(b) queue length"),
+        (axes[2], "loss rate (%)", "(c) loss rate, 0.5 s bins"),
+        (axes[3], "RTT (ms)", "(d) RTT"),
+    ):
+        ax.set_ylabel(label)
+        ax.set_title(title, loc="left", fontsize="medium")
+        ax.grid(True, alpha=0.3)
+        ax.set_ylim(bottom=0)
+    for ax in axes[2:]:
+        ax.set_xlabel(f"time (s, from t = {first:g} s)")
+    axes[0].legend(fontsize="small")
+    figure = PaperFigure(
+        "fig9",
+        "Fig. 9: BBR and CUBIC show cyclic performance in medium buffers",
+        "2 BBR + 2 CUBIC, 80 Mb/s, 25 ms, 1.75 BDP buffer: the two algorithms take turns "
+        "dominating in about 20-second cycles; loss spikes after BBR's RTprop probes (every "
+        "≈20 s) and the queue does not always drain.",
+        png(fig),
+        "One minute (60–120 s) of the 1.75 BDP run of Fig. 10, seed 1, in half-second bins.",
+    )
+    return Findings(claims, [figure])
+
+
+def _fig11(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    rows = _done(results["fig11"])
+    by_cc = {
+        "bbr": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] == "bbr"]),
+        "shallow": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] != "bbr"]),
+    }
+    means = {cc: {b: _mean(v) for b, v in loss.items()} for cc, loss in by_cc.items()}
+    claims = []
+    for buffer in (b for b in means["bbr"] if b <= 1.0):
+        ours_s, ours_b = means["shallow"].get(buffer, math.nan), means["bbr"][buffer]
+        claims.append(
+            Claim(
+                "Fig. 11",
+                f"BBR Shallow loses less than BBR at {buffer:g} BDP",
+                "less loss below 1.5 BDP",
+                f"{_pct(ours_s, 2)} vs {_pct(ours_b, 2)}",
+                "BBR Shallow < BBR",
+                ours_s < ours_b,
+            )
+        )
+    fig = Figure(figsize=(7, 3.8), layout="constrained")
+    ax = fig.subplots()
+    for cc, color, label in (("bbr", BBR, "BBR"), ("shallow", "C2", "BBR Shallow (cwnd gain 1.5)")):
+        xs = list(means[cc])
+        ax.plot(xs, [means[cc][b] * 100 for b in xs], color=color, marker="o", lw=2, label=label)
+    _buffer_axis(ax, list(means["bbr"]))
+    ax.set_ylabel("loss (%)")
+    ax.set_ylim(bottom=0)
+    ax.legend(fontsize="small")
+    figure = PaperFigure(
+        "fig11",
+        "Fig. 11: BBR Shallow's loss against router queue length",
+        "With its inflight cap lowered from 2 to 1.5 BDP, BBR Shallow induces less loss than "
+        "BBR in buffers smaller than 1.5 BDP.",
+        png(fig),
+        "Drop rate over 120–240 s, mean over flow counts × rates × seeds, as Fig. 7.",
+    )
+    return Findings(claims, [figure])
+
+
+def _fig12(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    shallow, cubic, rows = _shares(results["fig12"])
+    claims, cross = _share_claims("Fig. 12", "BBR Shallow", shallow, cubic, "≈3 BDP", (2.0, 4.5))
+    bbr10, cubic10, _ = _shares(results["fig10"])
+    cross10 = crossing(list(bbr10), list(bbr10.values()), list(cubic10.values()))
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "the fair-share buffer moves down with BBR Shallow",
+            "≈5 → ≈3 BDP",
+            f"{cross10:.1f} → {cross:.1f} BDP" if cross and cross10 else "no crossing",
+            "lower than BBR's",
+            bool(cross and cross10 and cross < cross10),
+        )
+    )
+    figure = PaperFigure(
+        "fig12",
+        "Fig. 12: BBR Shallow and CUBIC's interplay against router queue length",
+        "As Fig. 10 with BBR Shallow: the buffer at which the shares are equal falls from about "
+        "5 BDP to about 3 BDP, so the cwnd cap decides inter-protocol fairness.",
+        _share_figure(results["fig12"], shallow, cubic, rows, "BBR Shallow", cross),
+        "As Fig. 10.",
+    )
+    return Findings(claims, [figure])
+
+
+def _buffer_axis(ax: Axes, xs: list[float]) -> None:
+    ax.set_xlabel("router queue length (multiples of BDP)")
+    ax.set_xticks(xs, [f"{b:g}" for b in xs])
+    ax.set_xlim(0, max(xs) + 0.15)
+    ax.grid(True, alpha=0.3)
+
+
+PAPER = Paper(
+    name="aict19",
+    title="AICT'19: Sharing but not Caring – TCP BBR and TCP CUBIC at the network bottleneck",
+    citation="S. Claypool, M. Claypool, J. Chung, F. Li. AICT 2019, pp. 74–81",
+    experiments=experiments,
+    analyse=analyse,
+    modes={
+        "quick": "Fig. 5: 4 BBR at 80 Mb/s and 1 CUBIC, 120 s; Fig. 7/11: 0.5, 1, 2 BDP × 2/4/8 "
+        "flows × 40/80/120 Mb/s, 240 s; Fig. 9/10/12: 9 buffer sizes, 240 s; 1 seed",
+        "full": "the paper's protocol: Table I (2/4/8 flows × 40/80/120 Mb/s × 0.25–8 BDP), "
+        "300 s runs, 3 seeds; Fig. 10/12 add 3, 5, 6 BDP",
+    },
+)

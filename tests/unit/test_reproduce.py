@@ -1,0 +1,118 @@
+"""The reproduction framework: papers are modules, found by name; claims and figures come out
+as a table, claims.json and a report. A toy paper stands in for the real ones."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from bloatlab import ScenarioError, cli, reproduce
+from bloatlab.reproduce import aict19
+
+TOY = """
+from matplotlib.figure import Figure
+
+from bloatlab.report.html import png
+from bloatlab.reproduce._base import Claim, Experiment, Findings, Paper, PaperFigure, sweep
+
+SCENARIO = {
+    "name": "toy",
+    "duration": "2s",
+    "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+    "flow": [{"name": "a", "cc": "bbr", "app": {"kind": "bulk"}}],
+}
+
+
+def experiments(mode):
+    rates = ["5Mbps", "10Mbps"] if mode == "full" else ["10Mbps"]
+    return [Experiment("only", sweep("toy", SCENARIO, grid={"bottleneck.rate": rates}))]
+
+
+def analyse(results, mode):
+    rows = results["only"].rows()
+    ours = min(r["bottleneck.utilisation"] for r in rows)
+    fig = Figure()
+    fig.subplots().plot([0, 1], [0, ours])
+    return Findings(
+        [
+            Claim("Fig. 1", "the link is used", "> 50 %", f"{ours:.0%}", "> 50 %", ours > 0.5),
+            Claim("Fig. 1", "a claim that fails", "x", "y", "z", False, note="on purpose"),
+        ],
+        [PaperFigure("fig1", "Fig. 1: use", "The paper shows a used link.", png(fig))],
+    )
+
+
+PAPER = Paper("toy", "Toy paper", "Nobody, 2024", experiments, analyse, {"quick": "q", "full": "f"})
+"""
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "toy.py").write_text(TOY)
+    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
+    return "toy"
+
+
+def test_papers_are_the_modules_that_define_one(toy: str) -> None:
+    papers = reproduce.available()
+    assert "aict19" in papers
+    assert papers["toy"] == "Toy paper"
+    assert not any(name.startswith("_") for name in papers)
+
+
+def test_an_unknown_paper_is_an_error_listing_the_papers(toy: str) -> None:
+    with pytest.raises(ScenarioError) as e:
+        reproduce.load("www99")
+    assert "no paper 'www99'" in str(e.value)
+    assert "aict19" in str(e.value) and "toy" in str(e.value)
+    assert cli.main(["reproduce", "www99"]) == 2
+
+
+def test_the_list_names_every_paper(toy: str, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["reproduce", "--list"]) == 0
+    out = capsys.readouterr().out
+    assert "aict19" in out and "Toy paper" in out
+
+
+def test_a_reproduction_checks_claims_and_draws_figures(toy: str, tmp_path: Path) -> None:
+    result = reproduce.reproduce(
+        "toy", mode="full", out_dir=tmp_path / "out", workers=0, progress=False
+    )
+    assert [c.passed for c in result.findings.claims] == [True, False]
+    assert not result.passed
+    assert (result.runs, result.computed, result.failed_runs) == (2, 2, 0)
+    text = result.text()
+    assert "the link is used" in text and "FAIL" in text and "on purpose" in text
+    assert "1 of 2 claims hold" in text
+    claims = json.loads((tmp_path / "out" / "claims.json").read_text())
+    assert claims["mode"] == "full" and len(claims["claims"]) == 2
+    html = result.report.read_text()
+    assert "The paper shows a used link." in html and "data:image/png;base64," in html
+    assert (tmp_path / "out" / "only" / "sweep.parquet").is_file()
+    again = reproduce.reproduce(
+        "toy", mode="quick", out_dir=tmp_path / "out", workers=0, progress=False
+    )
+    assert (again.runs, again.computed) == (1, 0)  # quick is a subset: nothing to compute
+
+
+def test_the_cli_exits_1_when_a_claim_fails(toy: str, tmp_path: Path) -> None:
+    out = tmp_path / "cli"
+    assert cli.main(["reproduce", "toy", "--quick", "-o", str(out), "--workers", "0", "-q"]) == 1
+    assert (out / "report.html").is_file()
+
+
+def test_aict19_declares_the_papers_grid() -> None:
+    full = {e.name: e.sweep for e in aict19.experiments("full")}
+    quick = {e.name: e.sweep for e in aict19.experiments("quick")}
+    assert set(full) == set(quick) == {"fig5-bbr", "fig5-cubic", "fig7", "fig10", "fig11", "fig12"}
+    assert len(full["fig7"].points()) == 10 * 3 * 3 * 3  # Table I × 3 trials
+    assert full["fig7"].base["duration"] == "300s"
+    assert full["fig7"].base["telemetry"]["summary_start"] == "120s"
+    assert len(quick["fig7"].points()) < len(full["fig7"].points())
+    assert aict19.BBR_SHALLOW_CC in full["fig11"].grid["flow.bbr.cc"]
+    assert full["fig12"].grid["flow.bbr.cc"] == [aict19.BBR_SHALLOW_CC]
+    # Fig. 11's BBR runs are Fig. 7's: same base scenario, so the same run keys.
+    assert full["fig11"].base == full["fig7"].base

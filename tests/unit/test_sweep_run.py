@@ -1,0 +1,185 @@
+"""run_sweep in this process: the table, resuming, and failures that do not stop the sweep."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pyarrow.parquet as pq
+import pytest
+
+from bloatlab import cli
+from bloatlab.sweep import Sweep, SweepResults, run_sweep
+
+BASE = {
+    "name": "unit-sweep",
+    "duration": "1s",
+    "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+    "flow": [{"name": "a", "cc": "bbr", "count": 2, "app": {"kind": "bulk"}}],
+    "telemetry": {"interval": "100ms"},
+}
+
+
+def make(**fields: Any) -> Sweep:
+    doc = {"scenario": BASE, "grid": {"bottleneck.rate": ["10Mbps", "20Mbps"]}, "seeds": 2}
+    return Sweep.from_dict({**doc, **fields})
+
+
+def sweep_rows(folder: Path) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = pq.read_table(folder / "sweep.parquet").to_pylist()
+    return rows
+
+
+def same_results(a: list[dict[str, Any]], b: list[dict[str, Any]]) -> bool:
+    """Equal rows, apart from the run times; NaN equals NaN."""
+
+    def text(rows: list[dict[str, Any]]) -> str:
+        return json.dumps([{k: v for k, v in r.items() if k != "wall_s"} for r in rows])
+
+    return text(a) == text(b)
+
+
+def test_a_sweep_stores_every_run_and_a_row_per_run(tmp_path: Path) -> None:
+    out = run_sweep(make(), tmp_path, workers=0, progress=False)
+    assert (out.total, out.executed, out.cached, out.failed) == (4, 4, 0, 0)
+    rows = sweep_rows(tmp_path)
+    assert [(r["bottleneck.rate"], r["seed"]) for r in rows] == [
+        ("10Mbps", 1),
+        ("10Mbps", 2),
+        ("20Mbps", 1),
+        ("20Mbps", 2),
+    ]
+    assert {r["status"] for r in rows} == {"done"}
+    assert len({r["run"] for r in rows}) == 4
+    for row in rows:
+        folder = tmp_path / "runs" / row["run"]
+        summary = json.loads((folder / "summary.json").read_text())
+        assert row["flows.a-0.goodput_bps"] == summary["flows"]["a-0"]["goodput_bps"]
+        assert row["groups.a.goodput_bps"] == pytest.approx(
+            summary["flows"]["a-0"]["goodput_bps"] + summary["flows"]["a-1"]["goodput_bps"]
+        )
+        assert row["groups.a.flows"] == 2
+        assert (folder / "flows.parquet").is_file()
+        assert json.loads((folder / "run.json").read_text())["status"] == "done"
+    manifest = json.loads((tmp_path / "sweep.json").read_text())
+    assert [r["key"] for r in manifest["runs"]] == [r["run"] for r in rows]
+
+
+def test_a_second_run_computes_nothing_and_a_lost_run_is_recomputed(tmp_path: Path) -> None:
+    run_sweep(make(), tmp_path, workers=0, progress=False)
+    first = sweep_rows(tmp_path)
+    again = run_sweep(make(), tmp_path, workers=0, progress=False)
+    assert (again.executed, again.cached) == (0, 4)
+    lost = first[1]["run"]
+    shutil.rmtree(tmp_path / "runs" / lost)
+    partly = run_sweep(make(), tmp_path, workers=0, progress=False)
+    assert (partly.executed, partly.cached) == (1, 3)
+    assert same_results(sweep_rows(tmp_path), first)
+
+
+def test_a_bigger_sweep_reuses_the_runs_it_shares(tmp_path: Path) -> None:
+    run_sweep(make(), tmp_path, workers=0, progress=False)
+    bigger = make(grid={"bottleneck.rate": ["10Mbps", "20Mbps", "30Mbps"]})
+    out = run_sweep(bigger, tmp_path, workers=0, progress=False)
+    assert (out.executed, out.cached) == (2, 4)
+    assert len(sweep_rows(tmp_path)) == 6
+
+
+def test_sweeps_can_share_a_run_store(tmp_path: Path) -> None:
+    runs = tmp_path / "runs"
+    run_sweep(make(), tmp_path / "one", runs_dir=runs, workers=0, progress=False)
+    other = run_sweep(
+        make(name="other", seeds=[2]), tmp_path / "two", runs_dir=runs, workers=0, progress=False
+    )
+    assert (other.executed, other.cached) == (0, 2)
+    assert SweepResults.load(tmp_path / "two").run_folder(sweep_rows(tmp_path / "two")[0]["run"])
+
+
+def test_an_invalid_point_is_recorded_as_failed_and_the_rest_runs(tmp_path: Path) -> None:
+    s = make(grid={"flow.a.cc": ["bbr", "nope"]}, seeds=1)
+    out = run_sweep(s, tmp_path, workers=0, progress=False)
+    assert (out.total, out.failed) == (2, 1)
+    good, bad = sweep_rows(tmp_path)
+    assert good["status"] == "done"
+    assert bad["status"] == "failed"
+    assert "flow" in bad["error"] and "nope" in bad["error"]
+    meta = json.loads((tmp_path / "runs" / bad["run"] / "run.json").read_text())
+    assert meta["status"] == "failed"
+    assert meta["params"] == {"flow.a.cc": "nope"}
+    assert meta["error"] == bad["error"]
+
+
+def test_a_run_that_fails_while_simulating_is_recorded_and_retried_next_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bloatlab.sweep import worker
+
+    real = worker._native.simulate
+
+    def flaky(scenario_json: str) -> dict[str, object]:
+        if '"20Mbps"' in scenario_json:
+            raise RuntimeError("the core fell over")
+        return real(scenario_json)
+
+    monkeypatch.setattr(worker._native, "simulate", flaky)
+    out = run_sweep(make(), tmp_path, workers=0, progress=False)
+    assert (out.executed, out.failed) == (4, 2)
+    rows = sweep_rows(tmp_path)
+    assert [r["status"] for r in rows] == ["done", "done", "failed", "failed"]
+    assert rows[2]["error"] == "RuntimeError: the core fell over"
+    meta = json.loads((tmp_path / "runs" / rows[2]["run"] / "run.json").read_text())
+    assert "Traceback" in meta["traceback"]
+
+    monkeypatch.setattr(worker._native, "simulate", real)
+    retry = run_sweep(make(), tmp_path, workers=0, progress=False)
+    assert (retry.executed, retry.cached, retry.failed) == (2, 2, 0)
+    assert {r["status"] for r in sweep_rows(tmp_path)} == {"done"}
+
+
+def test_parameter_columns_keep_numbers_and_label_the_rest(tmp_path: Path) -> None:
+    shallow = {"kind": "bbr", "cwnd_gain": 1.5}
+    s = make(grid={"flow.a.count": [1, 3], "flow.a.cc": ["bbr", shallow]}, seeds=1)
+    run_sweep(s, tmp_path, workers=0, progress=False)
+    table = pq.read_table(tmp_path / "sweep.parquet")
+    assert str(table.schema.field("flow.a.count").type) == "int64"
+    assert (
+        table.column("flow.a.cc").to_pylist()
+        == [
+            "bbr",
+            '{kind = "bbr", cwnd_gain = 1.5}',
+        ]
+        * 2
+    )
+    assert json.loads(table.schema.metadata[b"bloatlab.parameters"]) == [
+        "flow.a.count",
+        "flow.a.cc",
+    ]
+
+
+def test_the_cli_exits_with_the_number_of_failed_runs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "s.toml"
+    file.write_text(
+        'seeds = 1\n[scenario]\nduration = "1s"\n'
+        '[scenario.bottleneck]\nrate = "10Mbps"\nrtt = "20ms"\n'
+        '[[scenario.flow]]\nname = "a"\ncc = "bbr"\napp = { kind = "bulk" }\n'
+        '[grid]\n"flow.a.cc" = ["bbr", "nope", "neither", "cubic"]\n'
+    )
+    code = cli.main(["sweep", str(file), "-o", str(tmp_path / "out"), "--workers", "0", "-q"])
+    assert code == 2
+    out, err = capsys.readouterr()
+    assert "4 runs (2 computed, 0 already stored), 2 failed" in out
+    assert "nope" in err and "neither" in err
+    assert cli.main(["sweep", str(file), "-o", str(tmp_path / "out"), "--dry-run"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert [line.split()[1] for line in listing] == ["done", "invalid", "invalid", "done"]
+
+
+def test_a_bad_sweep_file_exits_2_and_writes_nothing(tmp_path: Path) -> None:
+    file = tmp_path / "s.toml"
+    file.write_text('base = "missing.toml"\n')
+    assert cli.main(["sweep", str(file), "-o", str(tmp_path / "out")]) == 2
+    assert not (tmp_path / "out").exists()
