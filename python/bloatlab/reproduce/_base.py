@@ -13,9 +13,12 @@ store, so runs two figures need are computed once, and writes the claims and a r
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+import numpy as np
 
 from ..sweep import Sweep
 from ..sweep.table import SweepResults
@@ -120,3 +123,19 @@ def sweep(
             "seeds": seeds,
         }
     )
+
+
+def done(results: SweepResults) -> list[dict[str, Any]]:
+    """The rows of the runs that finished."""
+    return [r for r in results.rows() if r["status"] == "done"]
+
+
+def mean(values: Sequence[float | None]) -> float:
+    """Mean of the finite values (NaN if there are none)."""
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return float(np.mean(finite)) if finite else math.nan
+
+
+def pct(value: float, digits: int = 1) -> str:
+    """A fraction as a percentage ("–" for NaN)."""
+    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,20 @@ from matplotlib.figure import Figure
 from ..analysis.timeseries import bins, crossing, group_mean, group_rates, queue_series, switches
 from ..report.html import png
 from ..sweep.table import SweepResults
-from ._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure, bulk, dumbbell, sweep
+from ._base import (
+    Claim,
+    Experiment,
+    Findings,
+    Mode,
+    Paper,
+    PaperFigure,
+    bulk,
+    done,
+    dumbbell,
+    mean,
+    pct,
+    sweep,
+)
 
 # BBR Shallow (Claypool, [22]): BBRv1 with its PROBE_BW cwnd gain at 1.5 instead of 2. The
 # core names it `bbr-shallow`; `{ kind = "bbr", cwnd_gain = 1.5 }` gives the same runs.
@@ -188,42 +201,29 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     return Findings(claims, figures)
 
 
-def _done(results: SweepResults) -> list[dict[str, Any]]:
-    return [r for r in results.rows() if r["status"] == "done"]
-
-
 def _bdp(label: Any) -> float:
     return float(str(label).removesuffix("BDP"))
 
 
-def _mean(values: Sequence[float]) -> float:
-    finite = [v for v in values if v is not None and math.isfinite(v)]
-    return float(np.mean(finite)) if finite else math.nan
-
-
-def _pct(value: float, digits: int = 1) -> str:
-    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
-
-
 def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     bbr, cubic = results["fig5-bbr"], results["fig5-cubic"]
-    rows = _done(bbr)
+    rows = done(bbr)
     claims = []
     four = [
         r
         for r in rows
         if r.get("flow.bbr.count", 4) == 4 and r.get("bottleneck.rate", "80Mbps") == "80Mbps"
     ]
-    mean = _mean([r["bottleneck.backlog_mean_bdp"] for r in four])
-    p90 = _mean([r["bottleneck.backlog_p90_bdp"] for r in four])
+    standing = mean([r["bottleneck.backlog_mean_bdp"] for r in four])
+    p90 = mean([r["bottleneck.backlog_p90_bdp"] for r in four])
     claims.append(
         Claim(
             "Fig. 5",
             "4 BBR, 80 Mb/s, 8 BDP buffer: standing queue",
             "≈1.1 BDP (1–1.5)",
-            f"{mean:.2f} BDP (p90 {p90:.2f})",
+            f"{standing:.2f} BDP (p90 {p90:.2f})",
             "mean 1–1.5 BDP",
-            1.0 <= mean <= 1.5,
+            1.0 <= standing <= 1.5,
         )
     )
     if mode == "full":
@@ -231,7 +231,7 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         for r in rows:
             key = (r["flow.bbr.count"], r["bottleneck.rate"])
             by_combo.setdefault(key, []).append(r["bottleneck.backlog_mean_bdp"])
-        means = {k: _mean(v) for k, v in by_combo.items()}
+        means = {k: mean(v) for k, v in by_combo.items()}
         low, high = min(means.values()), max(means.values())
         outside = [f"{n} flows {rate}" for (n, rate), m in means.items() if not 1.0 <= m <= 1.5]
         claims.append(
@@ -245,9 +245,9 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 note=f"outside: {', '.join(outside)}" if outside else "",
             )
         )
-    cubic_rows = _done(cubic)
-    c_mean = _mean([r["bottleneck.backlog_mean_bdp"] for r in cubic_rows])
-    c_p90 = _mean([r["bottleneck.backlog_p90_bdp"] for r in cubic_rows])
+    cubic_rows = done(cubic)
+    c_mean = mean([r["bottleneck.backlog_mean_bdp"] for r in cubic_rows])
+    c_p90 = mean([r["bottleneck.backlog_p90_bdp"] for r in cubic_rows])
     claims.append(
         Claim(
             "Fig. 5",
@@ -300,8 +300,8 @@ def _loss_by_buffer(rows: list[dict[str, Any]]) -> dict[float, list[float]]:
 
 
 def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    loss = _loss_by_buffer(_done(results["fig7"]))
-    means = {b: _mean(v) for b, v in loss.items()}
+    loss = _loss_by_buffer(done(results["fig7"]))
+    means = {b: mean(v) for b, v in loss.items()}
     claims = []
     for buffer, paper in PAPER_LOSS.items():
         ours = means.get(buffer, math.nan)
@@ -310,7 +310,7 @@ def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 7",
                 f"BBR loss at {buffer:g} BDP",
                 f"≈{paper * 100:g} %",
-                _pct(ours, 2),
+                pct(ours, 2),
                 f"±{LOSS_TOLERANCE:.0%} relative",
                 abs(ours - paper) <= LOSS_TOLERANCE * paper,
             )
@@ -321,7 +321,7 @@ def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 7",
                 f"BBR loss at {buffer:g} BDP",
                 "≈0",
-                _pct(means[buffer], 2),
+                pct(means[buffer], 2),
                 "< 1 %",
                 means[buffer] < 0.01,
             )
@@ -333,7 +333,7 @@ def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "loss falls as the buffer grows to 2 BDP",
             "falls (≈linearly)",
-            " → ".join(_pct(means[b]) for b in shallow),
+            " → ".join(pct(means[b]) for b in shallow),
             "strictly falling",
             falling,
         )
@@ -366,7 +366,7 @@ def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     ax.set_ylabel("loss (%)")
     ax.set_ylim(bottom=0)
     ax.legend(fontsize="small")
-    flows, rates = sorted({r["flow.bbr.count"] for r in _done(results["fig7"])}), RATES
+    flows, rates = sorted({r["flow.bbr.count"] for r in done(results["fig7"])}), RATES
     figure = PaperFigure(
         "fig7",
         "Fig. 7: BBR's loss against router queue size",
@@ -382,7 +382,7 @@ def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 def _shares(
     results: SweepResults, group: str = "bbr"
 ) -> tuple[dict[float, float], dict[float, float], list[dict[str, Any]]]:
-    rows = _done(results)
+    rows = done(results)
     bbr: dict[float, list[float]] = {}
     cubic: dict[float, list[float]] = {}
     for r in rows:
@@ -392,8 +392,8 @@ def _shares(
         )
         cubic.setdefault(b, []).append(r["groups.cubic.goodput_bps"] / r["bottleneck.capacity_bps"])
     return (
-        {b: _mean(v) for b, v in sorted(bbr.items())},
-        {b: _mean(v) for b, v in sorted(cubic.items())},
+        {b: mean(v) for b, v in sorted(bbr.items())},
+        {b: mean(v) for b, v in sorted(cubic.items())},
         rows,
     )
 
@@ -527,7 +527,7 @@ def _fig10(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 
 
 def _fig9(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    rows = [r for r in _done(results["fig10"]) if _bdp(r["bottleneck.queue.limit"]) == CYCLE_BUFFER]
+    rows = [r for r in done(results["fig10"]) if _bdp(r["bottleneck.queue.limit"]) == CYCLE_BUFFER]
     if not rows:
         return Findings()
     row = min(rows, key=lambda r: r["seed"])
@@ -591,12 +591,12 @@ def _fig9(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 
 
 def _fig11(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    rows = _done(results["fig11"])
+    rows = done(results["fig11"])
     by_cc = {
         "bbr": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] == "bbr"]),
         "shallow": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] != "bbr"]),
     }
-    means = {cc: {b: _mean(v) for b, v in loss.items()} for cc, loss in by_cc.items()}
+    means = {cc: {b: mean(v) for b, v in loss.items()} for cc, loss in by_cc.items()}
     claims = []
     for buffer in (b for b in means["bbr"] if b <= 1.0):
         ours_s, ours_b = means["shallow"].get(buffer, math.nan), means["bbr"][buffer]
@@ -605,7 +605,7 @@ def _fig11(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 11",
                 f"BBR Shallow loses less than BBR at {buffer:g} BDP",
                 "less loss below 1.5 BDP",
-                f"{_pct(ours_s, 2)} vs {_pct(ours_b, 2)}",
+                f"{pct(ours_s, 2)} vs {pct(ours_b, 2)}",
                 "BBR Shallow < BBR",
                 ours_s < ours_b,
             )

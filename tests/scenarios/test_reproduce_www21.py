@@ -1,0 +1,77 @@
+"""`bloatlab reproduce www21`: every claim of the paper, checked on our runs.
+
+What this simulator reproduces from first principles, and these tests therefore require, is the
+network-level mechanism: BBR's bandwidth overestimate through the token bucket (Table 3 for
+every burst, Fig. 9), the RTT inflation it causes under deep buffers (Fig. 8), and BBR-S/BBR2-S
+removing the overestimate (Fig. 16). The player-level claims — quality collapsing and stalls
+appearing under deep buffers (Figs. 4, 5, 7, 15, Table 1) — are not reproduced by the dash.js
+model: they are printed in the paper-vs-ours table as misses, not asserted (see README).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from test_reproduce_aict19 import keep
+
+from bloatlab import reproduce as papers
+from bloatlab.reproduce import Claim, Reproduction
+
+REPRODUCED = (
+    "Fig. 8",
+    "Fig. 9",
+    "Table 3",
+    "Fig. 16 bbr-s: mean bandwidth estimate",
+    "Fig. 16 bbr2-s: mean bandwidth estimate",
+    "Fig. 4 BBR at 10 KB still performs well",
+)
+
+
+def required(c: Claim) -> bool:
+    label = f"{c.figure} {c.claim}"
+    return any(label.startswith(r) for r in REPRODUCED)
+
+
+def check(result: Reproduction, record: object) -> None:
+    for claim in result.findings.claims:
+        record(  # type: ignore[operator]
+            f"WWW'21 {claim.figure}: {claim.claim}",
+            claim.paper,
+            claim.ours,
+            claim.tolerance,
+            claim.passed,
+        )
+    print(result.text())
+    assert result.failed_runs == 0
+    must = [c for c in result.findings.claims if required(c)]
+    assert len(must) >= 16
+    failed = [f"{c.figure} {c.claim}: {c.ours}" for c in must if not c.passed]
+    assert not failed
+
+
+def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
+    core: ModuleType, tmp_path: Path, reproduce: object
+) -> None:
+    result = papers.reproduce("www21", mode="quick", out_dir=tmp_path / "quick", progress=False)
+    keep(result, "www21-quick")
+    assert {f.name for f in result.findings.figures} == {
+        "fig4",
+        "fig5",
+        "fig8",
+        "fig9",
+        "table3",
+        "fig7",
+        "fig16",
+    }
+    check(result, reproduce)
+
+
+@pytest.mark.slow
+def test_the_full_reproduction_shows_the_bufferbloat_mechanism(
+    core: ModuleType, tmp_path: Path, reproduce: object
+) -> None:
+    result = papers.reproduce("www21", mode="full", out_dir=tmp_path / "full", progress=False)
+    keep(result, "www21-full")
+    check(result, reproduce)
