@@ -147,6 +147,7 @@ pub struct DashTable {
     pub http: Option<Version>,
     /// Bitrate of an audio track fetched alongside the video.
     pub audio: Option<RateField>,
+    #[serde(default, deserialize_with = "crate::app::dash::profile::setting")]
     pub profile: Option<Profile>,
     pub max_connections: Option<u32>,
 }

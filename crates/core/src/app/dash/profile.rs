@@ -168,8 +168,10 @@ pub enum Direction {
 }
 
 /// dash.js constants that differ between versions. See the module header.
-/// Deserialises from a preset name or a table of overrides (see below).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Deserialises field by field (every field required); a scenario's `profile`
+/// setting, a preset name or a table of overrides, is read by [`setting`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Profile {
     #[serde(with = "duration_str")]
     pub buffer_time_default: Duration,
@@ -415,104 +417,41 @@ enum ProfileSpec {
     Table(serde_json::Map<String, serde_json::Value>),
 }
 
-/// `"v3"`, or a table of overrides on a preset: `{ base = "v5", stall_threshold = "0.5s" }`
-/// (`profile` is accepted as an alias of `base`; the default base is v3).
-impl<'de> Deserialize<'de> for Profile {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let mut overrides = match ProfileSpec::deserialize(d)? {
-            ProfileSpec::Name(name) => return Profile::preset(&name).map_err(D::Error::custom),
-            ProfileSpec::Table(t) => t,
-        };
-        let base = match (overrides.remove("base"), overrides.remove("profile")) {
-            (Some(_), Some(_)) => {
-                return Err(D::Error::custom("give either base or profile, not both"))
-            }
-            (Some(v), None) | (None, Some(v)) => match v {
-                serde_json::Value::String(s) => s,
-                other => {
-                    return Err(D::Error::custom(format!(
-                        "base = {other} is not a preset name"
-                    )))
-                }
-            },
-            (None, None) => "v3".to_string(),
-        };
-        let preset = Profile::preset(&base).map_err(D::Error::custom)?;
-        let mut full = match serde_json::to_value(&preset).expect("a profile serialises") {
-            serde_json::Value::Object(m) => m,
-            _ => unreachable!("a profile serialises to a table"),
-        };
-        full.extend(overrides);
-        ProfileFields::deserialize(serde_json::Value::Object(full))
-            .map(|f| f.0)
-            .map_err(|e| D::Error::custom(e.to_string()))
-    }
-}
-
-/// The derived field-by-field deserializer (all fields required, unknown fields rejected).
-struct ProfileFields(Profile);
-
-impl<'de> Deserialize<'de> for ProfileFields {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        #[derive(Deserialize)]
-        #[serde(remote = "Profile", deny_unknown_fields)]
-        struct Remote {
-            #[serde(with = "duration_str")]
-            buffer_time_default: Duration,
-            #[serde(with = "duration_str")]
-            buffer_time_at_top_quality: Duration,
-            #[serde(with = "duration_str")]
-            buffer_time_at_top_quality_long_form: Duration,
-            #[serde(with = "duration_str")]
-            long_form_threshold: Duration,
-            #[serde(with = "duration_str")]
-            stall_threshold: Duration,
-            schedule: Schedule,
-            #[serde(with = "duration_str")]
-            audio_target_extra: Duration,
-            initial_bitrate_video_bps: f64,
-            initial_bitrate_audio_bps: f64,
-            #[serde(with = "duration_str")]
-            abandon_load_timeout: Duration,
-            abandon_enabled: bool,
-            insufficient_buffer_enabled: bool,
-            switch_history_enabled: bool,
-            estimator: Estimator,
-            window_vod: usize,
-            window_latency: usize,
-            window_increase_scale: f64,
-            window_decrease_scale: f64,
-            window_scan: WindowScan,
-            max_measurements: usize,
-            ewma_throughput_fast_half_life: f64,
-            ewma_throughput_slow_half_life: f64,
-            ewma_latency_fast_half_life: f64,
-            ewma_latency_slow_half_life: f64,
-            ewma_weight_per_second: f64,
-            bandwidth_safety_factor: f64,
-            #[serde(with = "duration_str")]
-            cache_threshold_video: Duration,
-            #[serde(with = "duration_str")]
-            cache_threshold_audio: Duration,
-            dead_time_latency: bool,
-            dynamic_strict: bool,
-            dynamic_off_fraction: f64,
-            insufficient_buffer_factor: f64,
-            insufficient_buffer_ignore_segments: usize,
-            switch_history_depth: usize,
-            switch_history_sample_size: usize,
-            switch_history_threshold: f64,
-            switch_history_logs_no_change: bool,
-            abandon_multiplier: f64,
-            #[serde(with = "duration_str")]
-            abandon_grace_time: Duration,
-            abandon_min_samples: usize,
-            abandon_rate: AbandonRate,
-            switches_during_abandon: Direction,
+/// A scenario's `profile`: `"v3"`, or a table of overrides on a preset,
+/// `{ base = "v5", stall_threshold = "0.5s" }` (`profile` is accepted as an
+/// alias of `base`; the default base is v3). Use with
+/// `#[serde(default, deserialize_with = "setting")]` on an `Option<Profile>`.
+pub fn setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Profile>, D::Error> {
+    use serde::de::Error;
+    let mut overrides = match ProfileSpec::deserialize(d)? {
+        ProfileSpec::Name(name) => {
+            return Profile::preset(&name).map(Some).map_err(D::Error::custom)
         }
-        Remote::deserialize(d).map(ProfileFields)
-    }
+        ProfileSpec::Table(t) => t,
+    };
+    let base = match (overrides.remove("base"), overrides.remove("profile")) {
+        (Some(_), Some(_)) => {
+            return Err(D::Error::custom("give either base or profile, not both"))
+        }
+        (Some(v), None) | (None, Some(v)) => match v {
+            serde_json::Value::String(s) => s,
+            other => {
+                return Err(D::Error::custom(format!(
+                    "base = {other} is not a preset name"
+                )))
+            }
+        },
+        (None, None) => "v3".to_string(),
+    };
+    let preset = Profile::preset(&base).map_err(D::Error::custom)?;
+    let mut full = match serde_json::to_value(&preset).expect("a profile serialises") {
+        serde_json::Value::Object(m) => m,
+        _ => unreachable!("a profile serialises to a table"),
+    };
+    full.extend(overrides);
+    Profile::deserialize(serde_json::Value::Object(full))
+        .map(Some)
+        .map_err(|e| D::Error::custom(e.to_string()))
 }
 
 /// Durations as unit strings: read through [`DurationField`] ("5s", "100ms"),
@@ -532,6 +471,14 @@ pub(crate) mod duration_str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `profile` setting as a scenario gives it.
+    fn read(json: &str) -> Result<Profile, String> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        setting(&mut de)
+            .map(|p| p.expect("a setting"))
+            .map_err(|e| e.to_string())
+    }
 
     #[test]
     fn defaults_match_spec() {
@@ -603,16 +550,15 @@ mod tests {
 
     #[test]
     fn a_name_or_a_table_of_overrides_selects_the_profile() {
-        let p: Profile = serde_json::from_str("\"v5\"").unwrap();
+        let p = read("\"v5\"").unwrap();
         assert_eq!(p, Profile::v5());
-        let p: Profile = serde_json::from_str(
-            r#"{"base": "v5", "buffer_time_default": "20s", "estimator": "sliding_window"}"#,
-        )
-        .unwrap();
+        let p =
+            read(r#"{"base": "v5", "buffer_time_default": "20s", "estimator": "sliding_window"}"#)
+                .unwrap();
         assert_eq!(p.buffer_time_default, Duration::from_secs(20));
         assert_eq!(p.estimator, Estimator::SlidingWindow);
         assert_eq!(p.stall_threshold, Duration::from_millis(300));
-        let p: Profile = serde_json::from_str(r#"{"stall_threshold": "300ms"}"#).unwrap();
+        let p = read(r#"{"stall_threshold": "300ms"}"#).unwrap();
         assert_eq!(
             p,
             Profile {
@@ -620,26 +566,20 @@ mod tests {
                 ..Profile::v3()
             }
         );
-        let p: Profile = serde_json::from_str(r#"{"profile": "v5"}"#).unwrap();
+        let p = read(r#"{"profile": "v5"}"#).unwrap();
         assert_eq!(p, Profile::v5());
     }
 
     #[test]
     fn unknown_presets_and_fields_are_errors_that_say_what_is_allowed() {
-        let e = serde_json::from_str::<Profile>("\"v4\"")
-            .unwrap_err()
-            .to_string();
+        let e = read("\"v4\"").unwrap_err();
         assert!(e.contains("v4") && e.contains("v3, v5"), "{e}");
-        let e = serde_json::from_str::<Profile>(r#"{"bufer_time_default": "20s"}"#)
-            .unwrap_err()
-            .to_string();
+        let e = read(r#"{"bufer_time_default": "20s"}"#).unwrap_err();
         assert!(
             e.contains("bufer_time_default") && e.contains("buffer_time_default"),
             "{e}"
         );
-        let e = serde_json::from_str::<Profile>(r#"{"stall_threshold": 0.3}"#)
-            .unwrap_err()
-            .to_string();
+        let e = read(r#"{"stall_threshold": 0.3}"#).unwrap_err();
         assert!(e.contains("unit"), "{e}");
     }
 
