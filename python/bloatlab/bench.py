@@ -45,6 +45,24 @@ BENCHMARKS: dict[str, dict[str, Any]] = {
             {"name": "cubic", "cc": "cubic", "count": 4, "app": {"kind": "bulk"}},
         ],
     },
+    # WWW'21: one DASH session, the 127 × 5 s www21 video played to the end (≈10.6 min).
+    "www21-dash-session": {
+        "name": "bench-www21-dash-session",
+        "seed": 1,
+        "bottleneck": {
+            "rate": "25Mbps",
+            "rtt": "100ms",
+            "shaper": {"kind": "tbf", "burst": "1MB"},
+            "queue": {"kind": "droptail", "limit": "10MB"},
+        },
+        "flow": [
+            {
+                "name": "video",
+                "cc": "bbr",
+                "app": {"kind": "dash", "video": "www21", "abr": "dynamic", "http": "h2"},
+            }
+        ],
+    },
 }
 
 
