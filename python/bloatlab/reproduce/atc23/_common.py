@@ -1,0 +1,147 @@
+"""What every ATC'23 figure shares: the algorithms as the paper names them, the testbed's
+transport settings, the scenario and sweep builders, and small analysis helpers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from ...sweep import Sweep
+from ...sweep.spec import label
+from ...sweep.table import SweepResults
+from .._base import Mode, dumbbell
+
+# The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
+# packets carry 1252 bytes (spec §6), and whose BBR family starts with 32 packets
+# (NGX_BBR_INITIAL_WINDOW; the QUIC BBRv2 port likewise). CUBIC keeps Linux's IW10.
+MSS = 1252
+BBR_IW = 32
+BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
+
+# The paper's algorithms. "BBRv2" is the QUIC port of the artifact (nginx-quic ngx_bbr2.c,
+# min_rtt and PROBE_RTT windows 2.5 s, drain 0.75, ...), the core's `bbr2-quic`; Linux
+# v2alpha (`bbr2`) is drawn beside it but no claim is about it.
+OBBR = {f"oBBR-{mu:g}": {"kind": "obbr", "mu": mu} for mu in (0.5, 0.75, 1.0)}
+CCAS: dict[str, Any] = {
+    "BBR": "bbr",
+    "B3R": "b3r",
+    "BBR-S": "bbr-s",
+    **OBBR,
+    "BBRv2": "bbr2-quic",
+    "BBRv2 (Linux)": "bbr2",
+    "CUBIC": "cubic",
+}
+COLORS = {
+    "BBR": "red",
+    "B3R": "purple",
+    "BBR-S": "orange",
+    "oBBR-0.5": "#66ccff",
+    "oBBR-0.75": "#3399dd",
+    "oBBR-1": "#1f5fa8",
+    "BBRv2": "green",
+    "BBRv2 (Linux)": "#8fd18f",
+    "CUBIC": "grey",
+}
+HATCHES = {"oBBR-0.5": "xx", "oBBR-0.75": "..", "oBBR-1": "//", "BBRv2 (Linux)": "--"}
+_BY_LABEL = {label(cc): name for name, cc in CCAS.items()}
+
+
+def cca_name(value: Any) -> str:
+    """The paper's name of an algorithm from its sweep-table label (or value)."""
+    return _BY_LABEL.get(label(value), label(value))
+
+
+def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict[str, Any]:
+    """Bulk flows over the testbed's QUIC-sized packets; `size` bytes each (a file fetch)."""
+    app: dict[str, Any] = {"kind": "bulk"}
+    if size:
+        app["bytes"] = size
+    return {
+        "name": name,
+        "cc": cc,
+        "app": app,
+        "count": count,
+        "mss": MSS,
+        "initial_cwnd": initial_cwnd(cc),
+    }
+
+
+def initial_cwnd(cc: Any) -> int:
+    kind = cc if isinstance(cc, str) else cc.get("kind", "")
+    return 10 if kind in ("cubic", "reno") else BBR_IW
+
+
+def testbed(
+    rate: str,
+    rtt: str,
+    limit: str,
+    flows: list[dict[str, Any]],
+    duration: str,
+    *,
+    name: str,
+    loss: float = 0.0,
+    window: tuple[str, str] | None = None,
+    interval: str = "100ms",
+) -> dict[str, Any]:
+    """The paper's bottleneck: tc tbf (100 KB burst, `limit` bytes of queue), netem delay."""
+    doc = dumbbell(rate, rtt, limit, flows, duration, name=name, window=window, interval=interval)
+    doc["bottleneck"]["shaper"] = {"kind": "tbf", "burst": BURST}
+    if loss:
+        doc["bottleneck"]["loss"] = loss
+    return doc
+
+
+def sweep(
+    name: str,
+    base: dict[str, Any],
+    *,
+    grid: Mapping[str, list[Any]] | None = None,
+    zips: Sequence[Mapping[str, list[Any]]] = (),
+    seeds: int = 1,
+    description: str = "",
+) -> Sweep:
+    """As `reproduce._base.sweep`, with `zips` (keys varied together)."""
+    doc: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "scenario": base,
+        "grid": dict(grid or {}),
+        "seeds": seeds,
+    }
+    if zips:
+        doc["zip"] = [dict(z) for z in zips]
+    return Sweep.from_dict(doc)
+
+
+def seeds(mode: Mode) -> int:
+    """The paper reports one session per setting; `--full` averages 3 seeds, `--quick` runs 1."""
+    return 3 if mode == "full" else 1
+
+
+def done(results: SweepResults) -> list[dict[str, Any]]:
+    return [r for r in results.rows() if r["status"] == "done"]
+
+
+def bdp(value: Any) -> float:
+    return float(str(value).removesuffix("BDP"))
+
+
+def mean(values: Iterable[float]) -> float:
+    finite = [v for v in values if v is not None and math.isfinite(v)]
+    return float(np.mean(finite)) if finite else math.nan
+
+
+def pct(value: float, digits: int = 1) -> str:
+    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
+
+
+def payload(rate_bps: float) -> float:
+    """The payload share of a wire rate, for the testbed's packets (goodput's ceiling)."""
+    return rate_bps * MSS / (MSS + 52)
+
+
+def share_label(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.0%}"

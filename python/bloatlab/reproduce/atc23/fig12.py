@@ -1,0 +1,244 @@
+"""Fig. 12: one oBBR-μ flow against one BBR, BBRv2 or CUBIC flow — each one's share of the
+goodput.
+
+Protocol (§5.2.4; artifact fig10.sh): 40 Mb/s, 100 ms, R = 0.5 or 1 (250 / 500 KB), tbf burst
+100 KB; both flows start together and are stopped after 240 s (the client's timeout, before
+either 1 GB fetch ends). We add BBR against CUBIC in the same buffers: the paper compares
+oBBR's behaviour with "BBR which takes almost all bandwidth in a 0.5 × BDP buffer".
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from ...report.html import png
+from ...sweep.table import SweepResults
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure
+from ._common import CCAS, COLORS, OBBR, cca_name, done, flow, mean, seeds, sweep, testbed
+
+BUFFERS = [0.5, 1.0]
+RIVALS = ["BBR", "BBRv2", "CUBIC"]
+DURATION = "240s"
+POINTS = 0.10  # absolute tolerance on a stated share
+PAPER = {
+    ("BBR", 0.5, "oBBR-1"): 0.33,  # "Setting μ to 1 helps oBBR share 33 % bandwidth"
+    ("BBR", 1.0, "oBBR-0.5"): 0.405,  # "even setting μ to 0.5 lets oBBR take 40.5 %"
+}
+PAPER_CUBIC_R1 = 0.466  # "In a buffer of 1 × BDP, CUBIC takes up to 46.6 %"
+
+
+def experiments(mode: Mode) -> list[Experiment]:
+    base = testbed(
+        "40Mbps",
+        "100ms",
+        "0.5BDP",
+        [flow("obbr", OBBR["oBBR-0.5"]), flow("rival", "bbr")],
+        DURATION,
+        name="atc23-fig12",
+    )
+    reference = testbed(
+        "40Mbps",
+        "100ms",
+        "0.5BDP",
+        [flow("obbr", "bbr"), flow("rival", "cubic")],
+        DURATION,
+        name="atc23-fig12-bbr",
+    )
+    limits = [f"{b:g}BDP" for b in BUFFERS]
+    return [
+        Experiment(
+            "fig12",
+            sweep(
+                "atc23-fig12",
+                base,
+                grid={
+                    "bottleneck.queue.limit": limits,
+                    "flow.rival.cc": [CCAS[r] for r in RIVALS],
+                    "flow.obbr.cc": list(OBBR.values()),
+                },
+                seeds=seeds(mode),
+                description="oBBR-μ against BBR, BBRv2, CUBIC at R = 0.5, 1",
+            ),
+        ),
+        Experiment(
+            "fig12-bbr",
+            sweep(
+                "atc23-fig12-bbr",
+                reference,
+                grid={"bottleneck.queue.limit": limits},
+                seeds=seeds(mode),
+                description="BBR against CUBIC at R = 0.5, 1 (reference)",
+            ),
+        ),
+    ]
+
+
+Shares = dict[tuple[str, float, str], float]  # (rival, R, first flow's algorithm) → its share
+
+
+def _shares(*results: SweepResults) -> Shares:
+    by: dict[tuple[str, float, str], list[float]] = {}
+    for result in results:
+        for row in done(result):
+            first = cca_name(row.get("flow.obbr.cc", "bbr"))
+            rival = cca_name(row.get("flow.rival.cc", "cubic"))
+            r = float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
+            a, b = row["flows.obbr.goodput_bps"], row["flows.rival.goodput_bps"]
+            by.setdefault((rival, r, first), []).append(a / (a + b))
+    return {k: mean(v) for k, v in by.items()}
+
+
+def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    shares = _shares(results["fig12"], results["fig12-bbr"])
+
+    def s(rival: str, r: float, first: str) -> float:
+        return shares.get((rival, r, first), math.nan)
+
+    claims = []
+    vs_bbr = [s("BBR", 0.5, mu) for mu in OBBR]
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "against BBR at R = 0.5, oBBR's share grows with μ",
+            "hardly any at μ 0.5, 33 % at μ 1",
+            " → ".join(f"{v:.0%}" for v in vs_bbr),
+            "non-decreasing in μ, μ 1 > μ 0.5",
+            all(b >= a for a, b in itertools.pairwise(vs_bbr)) and vs_bbr[-1] > vs_bbr[0],
+        )
+    )
+    for (rival, r, mu), paper in PAPER.items():
+        ours = s(rival, r, mu)
+        claims.append(
+            Claim(
+                "Fig. 12",
+                f"{mu} against {rival} at R = {r:g}: oBBR's share",
+                f"{paper:.1%}",
+                f"{ours:.1%}",
+                f"±{POINTS * 100:g} pp",
+                abs(ours - paper) <= POINTS,
+            )
+        )
+    gain = [(s("BBR", 1.0, mu), s("BBR", 0.5, mu)) for mu in OBBR]
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "against BBR, oBBR gets more at R = 1 than at R = 0.5",
+            "BBR less aggressive at 1 BDP",
+            ", ".join(f"{mu} {a:.0%} vs {b:.0%}" for mu, (a, b) in zip(OBBR, gain, strict=True)),
+            "R 1 > R 0.5 for each μ",
+            all(a > b for a, b in gain),
+        )
+    )
+    bbr_cubic = s("CUBIC", 0.5, "BBR")
+    vs_cubic = [s("CUBIC", 0.5, mu) for mu in OBBR]
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "against CUBIC at R = 0.5: oBBR takes more than CUBIC, less than BBR would",
+            "oBBR aggressive, yields more than BBR (which takes almost all)",
+            "oBBR " + "/".join(f"{v:.0%}" for v in vs_cubic) + f"; BBR {bbr_cubic:.0%}",
+            "50 % < oBBR-μ < BBR for each μ",
+            all(0.5 < v < bbr_cubic for v in vs_cubic),
+        )
+    )
+    cubic_r1 = [1 - s("CUBIC", 1.0, mu) for mu in OBBR]
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "against oBBR at R = 1, CUBIC's largest share",
+            f"up to {PAPER_CUBIC_R1:.1%}",
+            f"{max(cubic_r1):.1%} (" + "/".join(f"{v:.0%}" for v in cubic_r1) + ")",
+            f"±{POINTS * 100:g} pp",
+            abs(max(cubic_r1) - PAPER_CUBIC_R1) <= POINTS,
+        )
+    )
+    similar = [(1 - s("BBRv2", 0.5, mu), 1 - s("CUBIC", 0.5, mu)) for mu in OBBR]
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "at R = 0.5, BBRv2's share against oBBR is like CUBIC's",
+            "similar trend to CUBIC",
+            ", ".join(f"{a:.0%} vs {b:.0%}" for a, b in similar),
+            f"within ±{POINTS * 100:g} pp for each μ",
+            all(abs(a - b) <= POINTS for a, b in similar),
+        )
+    )
+    v2, cubic = mean(1 - s("BBRv2", 1.0, mu) for mu in OBBR), mean(cubic_r1)
+    claims.append(
+        Claim(
+            "Fig. 12",
+            "at R = 1, BBRv2 takes more from oBBR than CUBIC does",
+            "BBRv2 takes more",
+            f"BBRv2 {v2:.0%} vs CUBIC {cubic:.0%} (mean over μ)",
+            "BBRv2 > CUBIC",
+            v2 > cubic,
+        )
+    )
+    return Findings(claims, [_figure(shares)])
+
+
+def _figure(shares: Shares) -> PaperFigure:
+    fig = Figure(figsize=(12, 4.8), layout="constrained")
+    ax = fig.subplots()
+    groups = [(r, mu) for r in BUFFERS for mu in OBBR]
+    x = np.arange(len(groups))
+    width = 0.22
+    for i, rival in enumerate(RIVALS):
+        offset = (i - 1) * width
+        mine = np.array([shares.get((rival, r, mu), math.nan) * 100 for r, mu in groups])
+        ax.bar(
+            x + offset,
+            mine,
+            width,
+            color="tab:blue",
+            edgecolor="black",
+            lw=0.4,
+            label="oBBR" if i == 0 else None,
+        )
+        ax.bar(
+            x + offset,
+            100 - mine,
+            width,
+            bottom=mine,
+            color=COLORS[rival],
+            edgecolor="black",
+            lw=0.4,
+            hatch="--" if rival == "BBRv2" else None,
+            label=rival,
+        )
+    for r in BUFFERS:
+        share: Any = shares.get(("CUBIC", r, "BBR"))
+        if share is None:
+            continue
+        at = [i for i, (rr, _) in enumerate(groups) if rr == r]
+        ax.hlines(
+            share * 100,
+            x[at[0]] - 0.4,
+            x[at[-1]] + 0.4,
+            color="black",
+            ls=":",
+            lw=1.2,
+            label="BBR's share against CUBIC" if r == BUFFERS[0] else "_",
+        )
+    ax.set_xticks(x, [f"R {r:g}\nμ {mu.removeprefix('oBBR-')}" for r, mu in groups])
+    ax.set_ylabel("share of the two flows' goodput (%)")
+    ax.set_ylim(0, 100)
+    ax.legend(fontsize="small", ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    return PaperFigure(
+        "fig12",
+        "Fig. 12: competitiveness of oBBR against other algorithms",
+        "One oBBR-μ flow against one BBR / BBRv2 / CUBIC flow, 40 Mb/s, 100 ms: against BBR at "
+        "R = 0.5 oBBR hardly gets bandwidth (33 % with μ = 1), at R = 1 oBBR-0.5 takes 40.5 %; "
+        "against CUBIC oBBR is aggressive in the shallower buffer but yields more than BBR, "
+        "CUBIC taking up to 46.6 % at R = 1; BBRv2 behaves like CUBIC at R = 0.5 and takes "
+        "more at R = 1.",
+        png(fig),
+        "Per bar, oBBR's share (blue, bottom) and the rival's (top) of the two flows' goodput "
+        "over 240 s, mean over seeds; dotted: BBR's share against CUBIC in the same buffer.",
+    )

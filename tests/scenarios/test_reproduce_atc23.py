@@ -1,0 +1,127 @@
+"""`bloatlab reproduce atc23`: the oBBR paper's claims, checked on our runs.
+
+The quick reproduction (under a minute on 2 cores) runs by default; the full one, the paper's
+protocol with 3 seeds, with `pytest -m slow`. Every claim lands in the paper-vs-ours table at
+the end of the pytest run. The claims our simulator reproduces are asserted; the ones it misses
+are listed below with the reason and printed, not asserted (a listed miss that starts to hold
+is reported too). The report (and a screenshot, when Chromium is installed) goes to
+test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from bloatlab import reproduce as papers
+from bloatlab.reproduce import Reproduction
+from browser import ARTIFACTS, chromium, screenshot
+
+# The claims our simulator misses, in both modes unless noted. Root cause of most: at R = 0.25–0.5
+# our Linux-faithful BBR keeps its bandwidth estimate within a few % of the link (39.3 Mb/s on
+# a 38.4 Mb/s payload link at 40 Mb/s, R = 0.25), so it overruns the buffer only while probing;
+# the paper's testbed BBR overestimated (§5.2.1 blames B3R's failure on "the bandwidth
+# estimation") and lost 8–17 %. Everything built on that excess misses with it.
+MISSES = {
+    # BBR retransmits 2–9 % here, not ≥ 10 % (17.42 % on average, 13.36 % in Fig. 3).
+    "Fig. 7 R = 0.25: BBR retransmits ≥ 10 % (both settings, 0–2 % loss)",
+    "Fig. 8 BBR's retransmission ratio, 1 flow and at most",
+    "Fig. 3 g = 2, R = 0.5: BBR's loss ratio",
+    # With little excess to remove, B3R and BBR-S end up at or below oBBR (1.4 / 2.1 %).
+    "Fig. 7 R = 0.25: B3R retransmits like BBR",
+    "Fig. 7 R = 0.25: BBR-S retransmits less than BBR and B3R, more than oBBR",
+    # oBBR-1 overshoots less too: 2.5 % at most with 1–5 flows (paper 7.59 %).
+    "Fig. 8 oBBR-1's highest retransmission ratio over 1–5 flows",
+    # Under 2 % random loss oBBR retransmits 3.6–5.6 % (paper 2.82–3.93 %).
+    "Fig. 7 R = 0.25: oBBR-0.5 retransmits ≤ 3 %",
+    "Fig. 7 oBBR-0.75 at 40 Mb/s, 100 ms, R = 0.25: retransmissions without / with 2 % loss",
+    "Fig. 7 oBBR-1 at 40 Mb/s, 100 ms, R = 0.25: retransmissions without / with 2 % loss",
+    # The QUIC BBRv2 keeps 83–90 % of the link at 1 % loss (below its 2 % threshold) and
+    # collapses only at 2 % (paper: -76 % already at 1 %).
+    "Fig. 7 BBRv2's goodput collapses under 1–2 % random loss",
+    # Our (unpaced, Linux) CUBIC fills R ≥ 0.4 as well as BBRv2 does (95–96 %).
+    "Fig. 7 60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
+    # From R 0.4 to 0.6, BBR and B3R are already at ≈0.3–0.4 % and do not fall further.
+    "Fig. 7 60 Mb/s, 60 ms: BBR, B3R, BBR-S retransmit less as R grows (0.2 → 0.6)",
+    # BBR with cwnd gain 1 still takes 27–46 % at R ≤ 2 (2 % at R = 16): it paces into what
+    # CUBIC's backoffs leave in a shallow buffer, and the ACK-aggregation allowance adds to its
+    # 1 BDP (without it 35 / 27 / 24 % at R = 0.5 / 1 / 2).
+    "Fig. 3 g = 1: BBR can hardly compete at any R",
+    # Against BBR in 1 BDP oBBR-0.5 keeps 7 % (paper 40.5 %); CUBIC and BBRv2 take less from
+    # oBBR than in the paper.
+    "Fig. 12 oBBR-0.5 against BBR at R = 1: oBBR's share",
+    "Fig. 12 against BBR, oBBR gets more at R = 1 than at R = 0.5",
+    "Fig. 12 against oBBR at R = 1, CUBIC's largest share",
+    "Fig. 12 at R = 0.5, BBRv2's share against oBBR is like CUBIC's",
+    # 4–5 BBR flows at R = 0.5 split the link unevenly (Jain 0.64–0.72).
+    "Fig. 8 every algorithm shares the link fairly (2–5 flows)",
+}
+MISSES_BY_MODE = {
+    "quick": MISSES,
+    # With 3 seeds BBR retransmits 2.98× oBBR-1's bytes (tolerance 2.09× ± 40 %: ≤ 2.93×).
+    "full": MISSES | {"Fig. 9 BBR's retransmitted bytes over oBBR-1's"},
+}
+
+
+def keep(result: Reproduction, name: str) -> None:
+    """Copy the report and claims (not the runs) to test-artifacts/<name>/."""
+    target = ARTIFACTS / name
+    shutil.rmtree(target, ignore_errors=True)
+    target.mkdir(parents=True)
+    for item in ("report.html", "claims.json"):
+        shutil.copy2(result.folder / item, target / item)
+    shutil.copytree(result.folder / "report_files", target / "report_files")
+    try:
+        chromium()
+    except pytest.skip.Exception:
+        return
+    screenshot(target / "report.html", f"{name}-report", height=6000)
+
+
+def check(result: Reproduction, record: object, misses: set[str]) -> None:
+    names = {f"{c.figure} {c.claim}" for c in result.findings.claims}
+    assert not misses - names, f"listed misses that are no claim: {sorted(misses - names)}"
+    for claim in result.findings.claims:
+        known = f"{claim.figure} {claim.claim}" in misses
+        record(  # type: ignore[operator]
+            f"ATC'23 {claim.figure}: {claim.claim}" + (" (known miss)" if known else ""),
+            claim.paper,
+            claim.ours,
+            claim.tolerance,
+            claim.passed,
+        )
+    print(result.text())
+    assert result.failed_runs == 0
+    held = [f"{c.figure} {c.claim}" for c in result.findings.claims if c.passed]
+    print("listed misses that now hold:", sorted(set(held) & misses) or "none")
+    failed = [
+        f"{c.figure} {c.claim}: {c.ours} (tolerance {c.tolerance})"
+        for c in result.findings.claims
+        if not c.passed and f"{c.figure} {c.claim}" not in misses
+    ]
+    assert not failed, "claims that no longer hold:\n" + "\n".join(failed)
+
+
+def test_the_quick_reproduction_holds_the_claims_it_reproduces(
+    core: ModuleType, tmp_path: Path, reproduce: object
+) -> None:
+    result = run_paper("quick", tmp_path)
+    keep(result, "atc23-quick")
+    assert [f.name for f in result.findings.figures] == ["fig3", "fig7", "fig8", "fig9", "fig12"]
+    check(result, reproduce, MISSES_BY_MODE["quick"])
+
+
+@pytest.mark.slow
+def test_the_full_reproduction_holds_the_claims_it_reproduces(
+    core: ModuleType, tmp_path: Path, reproduce: object
+) -> None:
+    result = run_paper("full", tmp_path)
+    keep(result, "atc23-full")
+    check(result, reproduce, MISSES_BY_MODE["full"])
+
+
+def run_paper(mode: str, folder: Path) -> Reproduction:
+    return papers.reproduce("atc23", mode=mode, out_dir=folder / mode, progress=False)  # type: ignore[arg-type]

@@ -1,0 +1,58 @@
+"""The ATC'23 reproduction's pure pieces: the §3.1 model, the rate schedule, the drop timer and
+the declared protocol (no simulation)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from bloatlab.reproduce.atc23 import experiments, fig3, fig9
+from bloatlab.reproduce.atc23._common import CCAS, cca_name
+
+
+def test_the_model_gives_the_papers_converge_points() -> None:
+    # g = 2, R = 16: the loss-based flows hold 15/32 of the buffer, BBR the rest.
+    assert fig3.model_p(2.0, 16.0) == pytest.approx(15 / 32)
+    assert fig3.model_bbr(2.0, 16.0) == pytest.approx(17 / 32)
+    # g = 1: BBR gets nothing whatever the buffer; g = 2 below 1 BDP: BBR takes all.
+    assert fig3.model_bbr(1.0, 4.0) == 0.0
+    assert fig3.model_bbr(2.0, 0.5) == 1.0
+
+
+def test_the_schedule_alternates_every_ten_seconds() -> None:
+    steps = fig9.schedule(40)
+    assert steps == [
+        {"at": "10s", "rate": "10Mbps"},
+        {"at": "20s", "rate": "40Mbps"},
+        {"at": "30s", "rate": "10Mbps"},
+        {"at": "40s", "rate": "40Mbps"},
+    ]
+
+
+def test_a_drop_is_followed_when_the_estimate_is_within_1_5_times_the_new_rate() -> None:
+    t = np.arange(0, 50, 0.05)
+    estimate = np.full_like(t, 38e6)
+    estimate[(t >= 12.5) & (t < 20)] = 9.6e6  # first drop followed after 2.5 s
+    times = fig9.follow_times(t, estimate, end=50.0)  # drops at 10 and 30 s
+    assert times == [pytest.approx(2.5), 10.0]  # the second never: counted as 10 s
+    assert fig9.follow_times(t, estimate, end=25.0) == [pytest.approx(2.5)]
+
+
+def test_the_algorithms_are_named_back_from_their_sweep_labels() -> None:
+    for name, cc in CCAS.items():
+        assert cca_name(cc) == name
+    assert cca_name('{kind = "obbr", mu = 0.75}') == "oBBR-0.75"
+
+
+def test_the_experiments_follow_the_papers_protocol() -> None:
+    full = {e.name: e.sweep for e in experiments("full")}
+    quick = {e.name: e.sweep for e in experiments("quick")}
+    assert set(full) == set(quick)
+    assert full["fig3"].seeds == [1, 2, 3] and quick["fig3"].seeds == [1]
+    assert len(full["fig3"].points()) == 13 * 3  # g ∈ {1, 2} × 5 R, and g 1.5/3/4 at R 16
+    assert len(full["fig7"].points()) == 9 * 3 * 2 * 3  # algorithms × loss × settings × seeds
+    assert full["fig8"].grid["flow.cca.count"] == [1, 2, 3, 4, 5]
+    assert full["fig8"].base["flow"][0]["app"]["bytes"] == "1GB"
+    assert full["fig12"].base["duration"] == "240s"
+    bottleneck = full["fig9"].base["bottleneck"]
+    assert bottleneck["queue"]["limit"] == "300KB" and bottleneck["shaper"]["burst"] == "100KB"
