@@ -14,7 +14,9 @@ fn fnv1a(hash: &mut u64, bytes: &[u8]) {
 }
 
 fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = fs::read_dir(dir) else { return };
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -32,9 +34,18 @@ fn main() {
     files.sort();
     let mut hash = 0xcbf2_9ce4_8422_2325u64;
     for f in &files {
-        fnv1a(&mut hash, f.strip_prefix(root).unwrap_or(f).to_string_lossy().as_bytes());
+        fnv1a(
+            &mut hash,
+            f.strip_prefix(root)
+                .unwrap_or(f)
+                .to_string_lossy()
+                .as_bytes(),
+        );
         fnv1a(&mut hash, &fs::read(f).unwrap_or_default());
     }
-    println!("cargo:rustc-env=BLOATLAB_CORE_SOURCE_HASH={:012x}", hash & 0xffff_ffff_ffff);
+    println!(
+        "cargo:rustc-env=BLOATLAB_CORE_SOURCE_HASH={:012x}",
+        hash & 0xffff_ffff_ffff
+    );
     println!("cargo:rerun-if-changed=src");
 }

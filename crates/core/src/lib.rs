@@ -42,4 +42,8 @@ pub mod testing;
 
 /// Version of the simulation core, recorded in every summary: the crate version
 /// and a hash of the core's sources (`build.rs`), so it changes with the code.
-pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), "+", env!("BLOATLAB_CORE_SOURCE_HASH"));
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+",
+    env!("BLOATLAB_CORE_SOURCE_HASH")
+);
