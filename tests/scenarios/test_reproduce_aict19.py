@@ -7,43 +7,18 @@ pytest run; the report (and a screenshot, when Chromium is installed) in test-ar
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from reproduction import keep, record_claims
 
 from bloatlab import reproduce as papers
 from bloatlab.reproduce import Reproduction
-from browser import ARTIFACTS, chromium, screenshot
-
-
-def keep(result: Reproduction, name: str) -> None:
-    """Copy the report and claims (not the runs) to test-artifacts/<name>/."""
-    target = ARTIFACTS / name
-    shutil.rmtree(target, ignore_errors=True)
-    target.mkdir(parents=True)
-    for item in ("report.html", "claims.json"):
-        shutil.copy2(result.folder / item, target / item)
-    shutil.copytree(result.folder / "report_files", target / "report_files")
-    try:
-        chromium()
-    except pytest.skip.Exception:
-        return
-    screenshot(target / "report.html", f"{name}-report", height=6000)
 
 
 def check(result: Reproduction, record: object) -> None:
-    for claim in result.findings.claims:
-        record(  # type: ignore[operator]
-            f"AICT'19 {claim.figure}: {claim.claim}",
-            claim.paper,
-            claim.ours,
-            claim.tolerance,
-            claim.passed,
-        )
-    print(result.text())
-    assert result.failed_runs == 0
+    record_claims(result, record, "AICT'19")
     failed = [f"{c.figure} {c.claim}: {c.ours}" for c in result.findings.claims if not c.passed]
     assert not failed
 

@@ -10,15 +10,14 @@ test-artifacts/.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from reproduction import keep, record_claims
 
 from bloatlab import reproduce as papers
 from bloatlab.reproduce import Reproduction
-from browser import ARTIFACTS, chromium, screenshot
 
 # The claims our simulator misses, in both modes unless noted. Root cause of most: at R = 0.25–0.5
 # our Linux-faithful BBR keeps its bandwidth estimate within a few % of the link (39.3 Mb/s on
@@ -66,35 +65,10 @@ MISSES_BY_MODE = {
 }
 
 
-def keep(result: Reproduction, name: str) -> None:
-    """Copy the report and claims (not the runs) to test-artifacts/<name>/."""
-    target = ARTIFACTS / name
-    shutil.rmtree(target, ignore_errors=True)
-    target.mkdir(parents=True)
-    for item in ("report.html", "claims.json"):
-        shutil.copy2(result.folder / item, target / item)
-    shutil.copytree(result.folder / "report_files", target / "report_files")
-    try:
-        chromium()
-    except pytest.skip.Exception:
-        return
-    screenshot(target / "report.html", f"{name}-report", height=6000)
-
-
 def check(result: Reproduction, record: object, misses: set[str]) -> None:
     names = {f"{c.figure} {c.claim}" for c in result.findings.claims}
     assert not misses - names, f"listed misses that are no claim: {sorted(misses - names)}"
-    for claim in result.findings.claims:
-        known = f"{claim.figure} {claim.claim}" in misses
-        record(  # type: ignore[operator]
-            f"ATC'23 {claim.figure}: {claim.claim}" + (" (known miss)" if known else ""),
-            claim.paper,
-            claim.ours,
-            claim.tolerance,
-            claim.passed,
-        )
-    print(result.text())
-    assert result.failed_runs == 0
+    record_claims(result, record, "ATC'23", misses)
     held = [f"{c.figure} {c.claim}" for c in result.findings.claims if c.passed]
     print("listed misses that now hold:", sorted(set(held) & misses) or "none")
     failed = [

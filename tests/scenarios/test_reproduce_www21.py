@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from test_reproduce_aict19 import keep
+from reproduction import keep, record_claims
 
 from bloatlab import reproduce as papers
 from bloatlab.reproduce import Claim, Reproduction
@@ -35,16 +35,7 @@ def required(c: Claim) -> bool:
 
 
 def check(result: Reproduction, record: object) -> None:
-    for claim in result.findings.claims:
-        record(  # type: ignore[operator]
-            f"WWW'21 {claim.figure}: {claim.claim}",
-            claim.paper,
-            claim.ours,
-            claim.tolerance,
-            claim.passed,
-        )
-    print(result.text())
-    assert result.failed_runs == 0
+    record_claims(result, record, "WWW'21")
     must = [c for c in result.findings.claims if required(c)]
     assert len(must) >= 16
     failed = [f"{c.figure} {c.claim}: {c.ours}" for c in must if not c.passed]

@@ -14,7 +14,7 @@ store, so runs two figures need are computed once, and writes the claims and a r
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -111,18 +111,21 @@ def sweep(
     base: dict[str, Any],
     *,
     grid: Mapping[str, list[Any]] | None = None,
+    zips: Sequence[Mapping[str, list[Any]]] = (),
     seeds: int = 1,
     description: str = "",
 ) -> Sweep:
-    return Sweep.from_dict(
-        {
-            "name": name,
-            "description": description,
-            "scenario": base,
-            "grid": dict(grid or {}),
-            "seeds": seeds,
-        }
-    )
+    """A sweep of `base` over `grid` (every combination) and `zips` (keys varied together)."""
+    doc: dict[str, Any] = {
+        "name": name,
+        "description": description,
+        "scenario": base,
+        "grid": dict(grid or {}),
+        "seeds": seeds,
+    }
+    if zips:
+        doc["zip"] = [dict(z) for z in zips]
+    return Sweep.from_dict(doc)
 
 
 def done(results: SweepResults) -> list[dict[str, Any]]:
@@ -130,7 +133,7 @@ def done(results: SweepResults) -> list[dict[str, Any]]:
     return [r for r in results.rows() if r["status"] == "done"]
 
 
-def mean(values: Sequence[float | None]) -> float:
+def mean(values: Iterable[float | None]) -> float:
     """Mean of the finite values (NaN if there are none)."""
     finite = [v for v in values if v is not None and math.isfinite(v)]
     return float(np.mean(finite)) if finite else math.nan

@@ -4,14 +4,9 @@ transport settings, the scenario and sweep builders, and small analysis helpers.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-import numpy as np
-
-from ...sweep import Sweep
 from ...sweep.spec import label
-from ...sweep.table import SweepResults
 from .._base import Mode, dumbbell
 
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
@@ -94,48 +89,13 @@ def testbed(
     return doc
 
 
-def sweep(
-    name: str,
-    base: dict[str, Any],
-    *,
-    grid: Mapping[str, list[Any]] | None = None,
-    zips: Sequence[Mapping[str, list[Any]]] = (),
-    seeds: int = 1,
-    description: str = "",
-) -> Sweep:
-    """As `reproduce._base.sweep`, with `zips` (keys varied together)."""
-    doc: dict[str, Any] = {
-        "name": name,
-        "description": description,
-        "scenario": base,
-        "grid": dict(grid or {}),
-        "seeds": seeds,
-    }
-    if zips:
-        doc["zip"] = [dict(z) for z in zips]
-    return Sweep.from_dict(doc)
-
-
 def seeds(mode: Mode) -> int:
     """The paper reports one session per setting; `--full` averages 3 seeds, `--quick` runs 1."""
     return 3 if mode == "full" else 1
 
 
-def done(results: SweepResults) -> list[dict[str, Any]]:
-    return [r for r in results.rows() if r["status"] == "done"]
-
-
 def bdp(value: Any) -> float:
     return float(str(value).removesuffix("BDP"))
-
-
-def mean(values: Iterable[float]) -> float:
-    finite = [v for v in values if v is not None and math.isfinite(v)]
-    return float(np.mean(finite)) if finite else math.nan
-
-
-def pct(value: float, digits: int = 1) -> str:
-    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
 
 
 def payload(rate_bps: float) -> float:

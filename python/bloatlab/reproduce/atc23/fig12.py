@@ -19,8 +19,8 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure
-from ._common import CCAS, COLORS, OBBR, cca_name, done, flow, mean, seeds, sweep, testbed
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, sweep
+from ._common import CCAS, COLORS, OBBR, cca_name, flow, seeds, testbed
 
 BUFFERS = [0.5, 1.0]
 RIVALS = ["BBR", "BBRv2", "CUBIC"]

@@ -22,8 +22,8 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure
-from ._common import done, flow, mean, pct, seeds, share_label, sweep, testbed
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from ._common import flow, seeds, share_label, testbed
 
 RATE, RTT = "20Mbps", "40ms"
 BUFFERS = [0.5, 0.8, 1.0, 2.0, 16.0]  # R; × 100 KB (the BDP) = the artifact's limits

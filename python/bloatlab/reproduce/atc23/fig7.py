@@ -19,21 +19,8 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure
-from ._common import (
-    CCAS,
-    COLORS,
-    HATCHES,
-    OBBR,
-    cca_name,
-    done,
-    flow,
-    mean,
-    pct,
-    seeds,
-    sweep,
-    testbed,
-)
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from ._common import CCAS, COLORS, HATCHES, OBBR, cca_name, flow, seeds, testbed
 
 SETTINGS = [("100Mbps", "40ms"), ("40Mbps", "100ms")]
 LOSSES = [0.0, 0.01, 0.02]

@@ -18,21 +18,8 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure
-from ._common import (
-    CCAS,
-    COLORS,
-    HATCHES,
-    OBBR,
-    cca_name,
-    done,
-    flow,
-    mean,
-    payload,
-    pct,
-    seeds,
-    sweep,
-)
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from ._common import CCAS, COLORS, HATCHES, OBBR, cca_name, flow, payload, seeds
 from ._common import testbed as bottleneck
 
 FLOWS = [1, 2, 3, 4, 5]

@@ -25,8 +25,8 @@ from matplotlib.figure import Figure
 from ...analysis.timeseries import bins, group_rates
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure
-from ._common import COLORS, OBBR, cca_name, done, flow, mean, payload, pct, seeds, sweep, testbed
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from ._common import COLORS, OBBR, cca_name, flow, payload, seeds, testbed
 
 HIGH, LOW, PERIOD = 40e6, 10e6, 10.0
 RTT, BUFFER, SIZE, CAP = "100ms", "300KB", "1GB", 600.0
