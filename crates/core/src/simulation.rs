@@ -245,32 +245,20 @@ impl Simulation {
         match ev {
             Event::FlowStart(i) => {
                 self.net.metrics.on_flow_start(now, i as usize);
-                let mut io = Io {
-                    now,
-                    flow: i as usize,
-                    net: &mut self.net,
-                };
-                self.apps[i as usize].on_start(&mut io);
+                let (app, mut io) = self.app(now, i as usize);
+                app.on_start(&mut io);
                 self.check_done(now, i as usize);
             }
             Event::FlowStop(i) => {
-                let mut io = Io {
-                    now,
-                    flow: i as usize,
-                    net: &mut self.net,
-                };
-                self.apps[i as usize].on_stop(&mut io);
+                let (app, mut io) = self.app(now, i as usize);
+                app.on_stop(&mut io);
                 self.check_done(now, i as usize);
             }
             Event::AppTimer(i) => {
                 let timer = &mut self.net.flows[i as usize].timer;
                 if timer.on_fire(now) {
-                    let mut io = Io {
-                        now,
-                        flow: i as usize,
-                        net: &mut self.net,
-                    };
-                    self.apps[i as usize].on_timer(&mut io);
+                    let (app, mut io) = self.app(now, i as usize);
+                    app.on_timer(&mut io);
                     self.check_done(now, i as usize);
                 } else if let Some(t) = timer.rearm() {
                     self.net.sched.schedule(t, Event::AppTimer(i));
@@ -351,16 +339,12 @@ impl Simulation {
             pkt.kind == Kind::Syn && conn.opener == Opener::Client && !conn.connected;
         conn.connected |= pkt.kind == Kind::Syn;
         self.net.flush_receiver(now, c);
-        let mut io = Io {
-            now,
-            flow,
-            net: &mut self.net,
-        };
+        let (app, mut io) = self.app(now, flow);
         if newly_connected {
-            self.apps[flow].on_connected(c, &mut io);
+            app.on_connected(c, &mut io);
         }
         if readable > 0 {
-            let read = self.apps[flow].on_data(c, readable, &mut io);
+            let read = app.on_data(c, readable, &mut io);
             let net = io.net;
             net.conns[c as usize]
                 .receiver
@@ -383,12 +367,8 @@ impl Simulation {
                 self.net.flush_sender(now, c);
             }
             Kind::Request => {
-                let mut io = Io {
-                    now,
-                    flow,
-                    net: &mut self.net,
-                };
-                self.apps[flow].on_upstream(c, pkt.seq, &mut io);
+                let (app, mut io) = self.app(now, flow);
+                app.on_upstream(c, pkt.seq, &mut io);
             }
             _ => {
                 self.net.conns[c as usize]
@@ -412,25 +392,27 @@ impl Simulation {
         }
         let s = &self.net.conns[c as usize].sender;
         if s.unsent() + s.outstanding() < s.send_buffer() {
-            let mut io = Io {
-                now,
-                flow,
-                net: &mut self.net,
-            };
-            self.apps[flow].on_writable(c, &mut io);
+            let (app, mut io) = self.app(now, flow);
+            app.on_writable(c, &mut io);
         }
+    }
+
+    /// Flow `flow`'s application and its handle onto the network.
+    fn app(&mut self, now: Time, flow: usize) -> (&mut App, Io<'_>) {
+        let io = Io {
+            now,
+            flow,
+            net: &mut self.net,
+        };
+        (&mut self.apps[flow], io)
     }
 
     fn check_done(&mut self, now: Time, flow: usize) {
         if self.net.flows[flow].done {
             return;
         }
-        let io = Io {
-            now,
-            flow,
-            net: &mut self.net,
-        };
-        if self.apps[flow].is_done(&io) {
+        let (app, io) = self.app(now, flow);
+        if app.is_done(&io) {
             self.net.flows[flow].done = true;
             self.flows_done += 1;
             self.net.metrics.on_flow_done(now, flow);
