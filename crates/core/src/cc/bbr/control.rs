@@ -32,17 +32,10 @@ impl Bbr {
         model::pacing_rate_bytes(bw, self.mss, gain, self.p.pacing_margin_percent)
     }
 
-    /// Linux `bbr_init_pacing_rate_from_rtt`: `high_gain × cwnd / rtt`, with
-    /// rtt = srtt (whole µs, at least 1) or a nominal 1 ms before any sample.
+    /// Linux `bbr_init_pacing_rate_from_rtt`: `high_gain × cwnd / rtt`.
     pub(super) fn init_pacing_rate_from_rtt(&mut self, srtt: Option<Duration>) {
-        let rtt_us = match srtt {
-            Some(srtt) => {
-                self.has_seen_rtt = true;
-                srtt.as_micros().max(1)
-            }
-            None => 1_000,
-        };
-        let bw = self.cwnd as f64 * 1e6 / rtt_us as f64;
+        self.has_seen_rtt |= srtt.is_some();
+        let bw = model::init_pacing_bw(self.cwnd, srtt);
         self.pacing_rate_bytes = self.bw_to_pacing_rate(bw, self.p.high_gain);
     }
 

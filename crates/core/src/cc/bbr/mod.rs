@@ -186,6 +186,7 @@ pub(crate) use ack_aggregation::AckAggregation;
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
 pub use params::Params;
 pub use percentile::{PercentileFilter, PercentileHistory};
+pub(crate) use probe_rtt::{HoldStep, ProbeRttHold};
 pub(crate) use startup::FullBw;
 
 use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
@@ -254,8 +255,7 @@ pub struct Bbr {
     full_bw: FullBw,
     cycle_idx: usize,
     cycle_stamp: Time,
-    probe_rtt_done_stamp: Option<Time>,
-    probe_rtt_round_done: bool,
+    probe_rtt: ProbeRttHold,
     /// This ACK ran in PROBE_RTT: the transport should mark the connection app-limited.
     app_limited_requested: bool,
 
@@ -303,8 +303,7 @@ impl Bbr {
             full_bw: FullBw::default(),
             cycle_idx: 0,
             cycle_stamp: Time::ZERO,
-            probe_rtt_done_stamp: None,
-            probe_rtt_round_done: false,
+            probe_rtt: ProbeRttHold::default(),
             app_limited_requested: false,
             prior_cwnd: 0,
             prev_ca_state: CaState::Open,

@@ -10,6 +10,7 @@
 //!   tso_segs_goal         = clamp(min(rate >> shift, 64 KB − 1 − 320) / mss, 1|2, 127)
 //!   in_net_at_edt(i)      = max(0, i − floor(bw · (edt − now)))
 //!   pacing_rate           = floor(bw · mss · gain · (100 − margin) / 100)   bytes/s
+//!   init_pacing_bw        = cwnd / (srtt in whole µs, or 1 ms before any sample)
 //! ```
 
 use super::{Bbr, State, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS};
@@ -82,6 +83,13 @@ pub fn in_net_at_edt(inflight_at_edt: u32, bw_pps: f64, until_edt: Duration) -> 
 /// floored to whole bytes per second.
 pub fn pacing_rate_bytes(bw_pps: f64, mss: u32, gain: f64, margin_percent: u32) -> u64 {
     (bw_pps * mss as f64 * gain * (100 - margin_percent) as f64 / 100.0).floor() as u64
+}
+
+/// The bandwidth of Linux `bbr_init_pacing_rate_from_rtt`: `cwnd / rtt` packets/s,
+/// with rtt = srtt in whole µs (at least 1) or a nominal 1 ms before any sample.
+pub fn init_pacing_bw(cwnd: u32, srtt: Option<Duration>) -> f64 {
+    let rtt_us = srtt.map_or(1_000, |srtt| srtt.as_micros().max(1));
+    cwnd as f64 * 1e6 / rtt_us as f64
 }
 
 /// Packets the path delivers at `bw_pps` in `d`, floored (Linux `bw * us >> BW_SCALE`).

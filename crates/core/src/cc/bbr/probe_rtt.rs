@@ -23,6 +23,65 @@ use crate::cc::Conn;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 
+/// PROBE_RTT's hold, shared by every BBR version: it starts when inflight first
+/// falls to the PROBE_RTT cwnd and lasts `probe_rtt_duration` and one
+/// packet-timed round (Linux `probe_rtt_done_stamp`, `probe_rtt_round_done`).
+#[derive(Debug, Default)]
+pub(crate) struct ProbeRttHold {
+    /// When the hold time ends; `None` until inflight has fallen far enough.
+    pub(crate) done_stamp: Option<Time>,
+    pub(crate) round_done: bool,
+}
+
+/// What one ACK in PROBE_RTT did to the hold.
+pub(crate) enum HoldStep {
+    /// Inflight is still above the PROBE_RTT cwnd, or the round has not ended.
+    Waiting,
+    /// The hold began on this ACK: the caller starts a new round.
+    Started,
+    /// The round that began with the hold has ended: leave once the time has passed.
+    RoundEnded,
+}
+
+impl ProbeRttHold {
+    /// Forget the previous hold (on entering PROBE_RTT).
+    pub(crate) fn reset(&mut self) {
+        self.done_stamp = None;
+    }
+
+    /// One ACK in PROBE_RTT with `inflight` packets out against the PROBE_RTT cwnd `target`.
+    pub(crate) fn on_ack(
+        &mut self,
+        now: Time,
+        inflight: u32,
+        target: u32,
+        hold: Duration,
+        round_start: bool,
+    ) -> HoldStep {
+        match self.done_stamp {
+            None if inflight <= target => {
+                self.done_stamp = Some(now + hold);
+                self.round_done = false;
+                HoldStep::Started
+            }
+            None => HoldStep::Waiting,
+            Some(_) => {
+                self.round_done |= round_start;
+                if self.round_done {
+                    HoldStep::RoundEnded
+                } else {
+                    HoldStep::Waiting
+                }
+            }
+        }
+    }
+
+    /// The hold time has passed (`now` after the done stamp).
+    pub(crate) fn elapsed(&self, now: Time) -> bool {
+        self.done_stamp.is_some_and(|done| now > done)
+    }
+}
+
 impl Bbr {
     /// Linux `bbr_update_min_rtt`, including PROBE_RTT entry and exit.
     pub(super) fn update_min_rtt(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
@@ -46,23 +105,15 @@ impl Bbr {
         if self.state == State::ProbeRtt {
             // "Ignore low rate samples during this mode."
             self.app_limited_requested = true;
-            match self.probe_rtt_done_stamp {
-                None if conn.inflight <= self.p.min_cwnd => {
-                    // Maintain min packets in flight for max(200 ms, 1 round).
-                    let hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
-                    self.probe_rtt_done_stamp = Some(now + hold);
-                    self.probe_rtt_round_done = false;
-                    self.next_rtt_delivered = conn.delivered;
-                }
-                None => {}
-                Some(_) => {
-                    if self.round_start {
-                        self.probe_rtt_round_done = true;
-                    }
-                    if self.probe_rtt_round_done {
-                        self.check_probe_rtt_done(now, conn);
-                    }
-                }
+            // Maintain min packets in flight for max(200 ms, 1 round).
+            let hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
+            let step =
+                self.probe_rtt
+                    .on_ack(now, conn.inflight, self.p.min_cwnd, hold, self.round_start);
+            match step {
+                HoldStep::Started => self.next_rtt_delivered = conn.delivered,
+                HoldStep::RoundEnded => self.check_probe_rtt_done(now, conn),
+                HoldStep::Waiting => {}
             }
         }
         // Restart after idle ends only once a new (S)ACK delivers data.
@@ -75,15 +126,12 @@ impl Bbr {
     fn enter_probe_rtt(&mut self) {
         self.transition_to(State::ProbeRtt);
         self.save_cwnd();
-        self.probe_rtt_done_stamp = None;
+        self.probe_rtt.reset();
     }
 
     /// Linux `bbr_check_probe_rtt_done`: leave once the hold time has passed.
     pub(super) fn check_probe_rtt_done(&mut self, now: Time, conn: &Conn) {
-        let Some(done) = self.probe_rtt_done_stamp else {
-            return;
-        };
-        if now <= done {
+        if !self.probe_rtt.elapsed(now) {
             return;
         }
         self.min_rtt_stamp = now; // wait a while until the next PROBE_RTT

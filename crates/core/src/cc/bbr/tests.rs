@@ -376,7 +376,7 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
     assert_eq!((d.cc.cwnd(), d.cc.prior_cwnd), (4, saved));
     assert!(d.cc.wants_app_limited());
     assert_eq!(d.cc.metrics().pacing_gain, Some(1.0));
-    while d.cc.probe_rtt_done_stamp.is_none() {
+    while d.cc.probe_rtt.done_stamp.is_none() {
         d.ack(slower.clone()); // inflight drains 2 per ACK toward 4
         assert_eq!(d.cc.cwnd(), 4);
     }
@@ -387,7 +387,7 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
         assert_eq!(d.cc.state, State::ProbeRtt);
         assert_eq!(d.cc.cwnd(), 4);
     }
-    assert!(d.cc.probe_rtt_round_done);
+    assert!(d.cc.probe_rtt.round_done);
     d.ack(slower.clone());
     assert_eq!(d.cc.state, State::ProbeBw);
     assert_eq!(d.cc.min_rtt_stamp, d.now);
@@ -411,7 +411,7 @@ fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     });
     assert_eq!(d.cc.state, State::ProbeRtt);
     assert_eq!((d.cc.cwnd(), d.cc.prior_cwnd), (4, 20));
-    while d.cc.probe_rtt_done_stamp.is_none() {
+    while d.cc.probe_rtt.done_stamp.is_none() {
         d.ack(idle.clone());
     }
     // 300 ms of ACKs without a valid rate sample: no round can end.

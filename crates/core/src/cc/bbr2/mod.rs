@@ -266,7 +266,7 @@ mod tests;
 pub use bounds::CycleMaxBwFilter;
 pub use params::{Bbr2QuicTable, Bbr3Table, Params};
 
-use super::bbr::{AckAggregation, BwFilter, FullBw};
+use super::bbr::{AckAggregation, BwFilter, FullBw, ProbeRttHold};
 use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
@@ -356,8 +356,7 @@ pub struct Bbr2 {
     /// Min RTT of the 5 s PROBE_RTT window.
     probe_rtt_min: Option<Duration>,
     probe_rtt_min_stamp: Time,
-    probe_rtt_done_stamp: Option<Time>,
-    probe_rtt_round_done: bool,
+    probe_rtt: ProbeRttHold,
     /// This ACK ran in PROBE_RTT: the transport should mark the connection app-limited.
     app_limited_requested: bool,
 
@@ -413,8 +412,7 @@ impl Bbr2 {
             min_rtt_stamp: Time::ZERO,
             probe_rtt_min: init.srtt,
             probe_rtt_min_stamp: Time::ZERO,
-            probe_rtt_done_stamp: None,
-            probe_rtt_round_done: false,
+            probe_rtt: ProbeRttHold::default(),
             app_limited_requested: false,
             prior_cwnd: 0,
             prev_ca_state: CaState::Open,

@@ -18,6 +18,7 @@
 
 use super::probe_bw::AckPhase;
 use super::{Bbr2, State};
+use crate::cc::bbr::HoldStep;
 use crate::cc::Conn;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -61,23 +62,16 @@ impl Bbr2 {
         if self.state == State::ProbeRtt {
             // "Ignore low rate samples during this mode."
             self.app_limited_requested = true;
-            match self.probe_rtt_done_stamp {
-                None if conn.inflight <= self.probe_rtt_cwnd() => {
-                    // "Maintain min packets in flight for max(200 ms, 1 round)."
-                    let hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
-                    self.probe_rtt_done_stamp = Some(now + hold);
-                    self.probe_rtt_round_done = false;
-                    self.next_rtt_delivered = conn.delivered;
-                }
-                None => {}
-                Some(_) => {
-                    if self.round_start {
-                        self.probe_rtt_round_done = true;
-                    }
-                    if self.probe_rtt_round_done {
-                        self.check_probe_rtt_done(now, conn);
-                    }
-                }
+            // "Maintain min packets in flight for max(200 ms, 1 round)."
+            let hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
+            let target = self.probe_rtt_cwnd();
+            match self
+                .probe_rtt
+                .on_ack(now, conn.inflight, target, hold, self.round_start)
+            {
+                HoldStep::Started => self.next_rtt_delivered = conn.delivered,
+                HoldStep::RoundEnded => self.check_probe_rtt_done(now, conn),
+                HoldStep::Waiting => {}
             }
         }
         // "Restart after idle ends only once we process a new S/ACK for data."
@@ -90,7 +84,7 @@ impl Bbr2 {
     fn enter_probe_rtt(&mut self, conn: &Conn) {
         self.transition_to(State::ProbeRtt);
         self.save_cwnd();
-        self.probe_rtt_done_stamp = None;
+        self.probe_rtt.reset();
         self.probe.ack_phase = AckPhase::ProbeStopping;
         self.next_rtt_delivered = conn.delivered;
     }
@@ -106,7 +100,7 @@ impl Bbr2 {
 
     /// Linux `bbr_check_probe_rtt_done`: leave once the hold time has passed.
     pub(super) fn check_probe_rtt_done(&mut self, now: Time, conn: &Conn) {
-        if self.probe_rtt_done_stamp.is_none_or(|done| now <= done) {
+        if !self.probe_rtt.elapsed(now) {
             return;
         }
         self.probe_rtt_min_stamp = now; // "schedule next PROBE_RTT"

@@ -479,7 +479,7 @@ fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
         d.ack(rising_rtt(k));
     }
     d.acks(12, rising_rtt(0)); // inflight down to 8: the 200 ms and the round start
-    assert!(d.cc.probe_rtt_done_stamp.is_some());
+    assert!(d.cc.probe_rtt.done_stamp.is_some());
     // 300 ms of ACKs without a rate sample: no round ends
     d.acks(293, Ack::new(2, us(1024)).rtt(us(9000)));
     assert_eq!(d.cc.state, State::ProbeRtt);
