@@ -37,34 +37,55 @@ def save_overview(result: Result, path: str | os.PathLike[str]) -> None:
     overview_figure(result).savefig(path, dpi=110)
 
 
+@dataclass(frozen=True)
+class Telemetry:
+    """A result's telemetry as the plots read it: the flows and queue tables, the bottleneck's
+    settings, each flow's rows as numpy columns, the CC state names and the end time."""
+
+    flows: pa.Table
+    queue: pa.Table
+    bottleneck: dict[str, Any]
+    series: list[_Flow]
+    states: list[str]
+    end: float
+
+    @classmethod
+    def of(cls, result: Result) -> Telemetry:
+        flows = result.tables.get("flows", pa.table({}))
+        queue = result.tables.get("queue", pa.table({}))
+        return cls(
+            flows=flows,
+            queue=queue,
+            bottleneck=result.summary.get("scenario", {}).get("bottleneck", {}),
+            series=list(_per_flow(flows, result.dictionaries.get("flow", []))),
+            states=result.dictionaries.get("cc_state", []),
+            end=_end_time(result, flows, queue),
+        )
+
+
+def has_columns(table: pa.Table, *columns: str) -> bool:
+    """`table` has rows and every one of `columns`."""
+    return table.num_rows > 0 and all(c in table.column_names for c in columns)
+
+
 def overview_figure(result: Result) -> Figure:
     """The overview figure of `result` (a `matplotlib.figure.Figure`, not tied to pyplot)."""
-    flows = result.tables.get("flows", pa.table({}))
-    queue = result.tables.get("queue", pa.table({}))
-    scenario = result.summary.get("scenario", {})
-    bottleneck = scenario.get("bottleneck", {})
-    series = list(_per_flow(flows, result.dictionaries.get("flow", [])))
-    states = result.dictionaries.get("cc_state", [])
-    end = _end_time(result, flows, queue)
-
-    def has(table: pa.Table, *columns: str) -> bool:
-        return table.num_rows > 0 and all(c in table.column_names for c in columns)
-
+    run = Telemetry.of(result)
     panels: list[Callable[[Axes], None]] = []
-    if has(flows, "t", "delivered_bytes"):
-        panels.append(lambda ax: _throughput(ax, series, bottleneck, end))
-    if has(flows, "t", "cwnd_pkts"):
-        panels.append(lambda ax: _cwnd(ax, series))
-    if has(flows, "t", "bw_est_bps"):
+    if has_columns(run.flows, "t", "delivered_bytes"):
+        panels.append(lambda ax: _throughput(ax, run.series, run.bottleneck, run.end))
+    if has_columns(run.flows, "t", "cwnd_pkts"):
+        panels.append(lambda ax: _cwnd(ax, run.series))
+    if has_columns(run.flows, "t", "bw_est_bps"):
         panels.append(
-            lambda ax: _per_flow_line(ax, series, "bw_est_bps", 1e-6, "bw estimate (Mb/s)")
+            lambda ax: _per_flow_line(ax, run.series, "bw_est_bps", 1e-6, "bw estimate (Mb/s)")
         )
-    if has(flows, "t", "srtt_s"):
-        panels.append(lambda ax: _rtt(ax, series, bottleneck))
-    if has(queue, "t", "backlog_bytes"):
-        panels.append(lambda ax: _backlog(ax, queue, bottleneck))
-    if has(flows, "t", "cc_state") and states:
-        panels.append(lambda ax: _states(ax, series, states))
+    if has_columns(run.flows, "t", "srtt_s"):
+        panels.append(lambda ax: _rtt(ax, run.series, run.bottleneck))
+    if has_columns(run.queue, "t", "backlog_bytes"):
+        panels.append(lambda ax: _backlog(ax, run.queue, run.bottleneck))
+    if has_columns(run.flows, "t", "cc_state") and run.states:
+        panels.append(lambda ax: _states(ax, run.series, run.states))
 
     fig = Figure(figsize=(11, 1.2 + 2.1 * max(len(panels), 1)), layout="constrained")
     axes = fig.subplots(max(len(panels), 1), 1, sharex=True, squeeze=False)[:, 0]
@@ -74,7 +95,7 @@ def overview_figure(result: Result) -> Figure:
     if not panels:
         axes[0].text(0.5, 0.5, "no telemetry recorded", ha="center", va="center")
     axes[-1].set_xlabel("time (s)")
-    axes[-1].set_xlim(0, end or None)
+    axes[-1].set_xlim(0, run.end or None)
     name = result.summary.get("name", "")
     seed = result.summary.get("seed")
     fig.suptitle(f"{name}  (seed {seed})" if seed is not None else name)

@@ -23,14 +23,14 @@ from matplotlib.lines import Line2D
 
 from ..plots.overview import (
     _LEGEND,
+    Telemetry,
     _backlog,
     _cwnd,
-    _end_time,
     _Flow,
-    _per_flow,
     _rtt,
     _states,
     _throughput,
+    has_columns,
 )
 from ..result import Result, load_result
 from .html import Plot, Section, esc, png, table
@@ -63,80 +63,71 @@ def run_sections(folder: Path) -> tuple[str, str, list[Section]]:
 
 
 def run_plots(result: Result, folder: Path | None = None) -> list[Plot]:
-    flows = result.tables.get("flows", pa.table({}))
-    queue = result.tables.get("queue", pa.table({}))
+    run = Telemetry.of(result)
     samples = result.tables.get("samples", pa.table({}))
-    scenario = result.summary.get("scenario", {})
-    bottleneck = scenario.get("bottleneck", {})
-    series = list(_per_flow(flows, result.dictionaries.get("flow", [])))
-    states = result.dictionaries.get("cc_state", [])
-    end = _end_time(result, flows, queue)
-
-    def has(table: pa.Table, *columns: str) -> bool:
-        return table.num_rows > 0 and all(c in table.column_names for c in columns)
 
     def finite(column: str) -> bool:
-        return any(np.isfinite(f[column]).any() for f in series if column in f.columns)
+        return any(np.isfinite(f[column]).any() for f in run.series if column in f.columns)
 
     specs: list[tuple[str, str, str, Callable[[Axes], None]]] = []
-    if has(flows, "t", "delivered_bytes"):
+    if has_columns(run.flows, "t", "delivered_bytes"):
         specs.append(
             (
                 "throughput",
                 "Throughput per flow",
                 "Delivered bytes per time bin (on the wire) against the bottleneck rate (dashed).",
-                lambda ax: _throughput(ax, series, bottleneck, end),
+                lambda ax: _throughput(ax, run.series, run.bottleneck, run.end),
             )
         )
-    if has(flows, "t", "cwnd_pkts"):
+    if has_columns(run.flows, "t", "cwnd_pkts"):
         specs.append(
             (
                 "cwnd",
                 "Congestion window and inflight",
                 "cwnd (solid) and packets in flight (dotted) per flow.",
-                lambda ax: _cwnd_with_legend(ax, series),
+                lambda ax: _cwnd_with_legend(ax, run.series),
             )
         )
-    if has(flows, "t", "bw_est_bps") and finite("bw_est_bps"):
+    if has_columns(run.flows, "t", "bw_est_bps") and finite("bw_est_bps"):
         specs.append(
             (
                 "bw-estimate",
                 "Bandwidth estimate against the true rate",
                 "Each model-based flow's bottleneck-bandwidth estimate (payload bits/s) against "
                 "the bottleneck rate (dashed, on the wire) and its payload equivalent (dotted).",
-                lambda ax: _bw_estimate(ax, series, bottleneck, end),
+                lambda ax: _bw_estimate(ax, run.series, run.bottleneck, run.end),
             )
         )
-    if has(flows, "t", "srtt_s"):
+    if has_columns(run.flows, "t", "srtt_s"):
         specs.append(
             (
                 "rtt",
                 "Round-trip time",
                 "Smoothed RTT per flow; the dashed line is the base (propagation) RTT.",
-                lambda ax: _rtt_with_legend(ax, series, bottleneck),
+                lambda ax: _rtt_with_legend(ax, run.series, run.bottleneck),
             )
         )
-    if has(queue, "t", "backlog_bytes"):
+    if has_columns(run.queue, "t", "backlog_bytes"):
         specs.append(
             (
                 "queue",
                 "Bottleneck queue backlog",
                 "Bytes waiting at the bottleneck (left axis) and the same in multiples of the "
                 "bandwidth-delay product (right axis).",
-                lambda ax: _backlog_with_label(ax, queue, bottleneck),
+                lambda ax: _backlog_with_label(ax, run.queue, run.bottleneck),
             )
         )
-    if has(flows, "t", "cc_state") and states:
+    if has_columns(run.flows, "t", "cc_state") and run.states:
         specs.append(
             (
                 "cc-state",
                 "Congestion-control state timeline",
                 "The state each flow's algorithm is in over time.",
-                lambda ax: _states(ax, series, states),
+                lambda ax: _states(ax, run.series, run.states),
             )
         )
-    plots = [_draw(name, title, caption, draw, end) for name, title, caption, draw in specs]
-    plots.extend(_cdfs(flows, samples, series, result.dictionaries.get("flow", [])))
+    plots = [_draw(name, title, caption, draw, run.end) for name, title, caption, draw in specs]
+    plots.extend(_cdfs(run.flows, samples, run.series, result.dictionaries.get("flow", [])))
     if folder is not None and (folder / "segments.parquet").is_file():
         plots.append(video_plot(pq.read_table(folder / "segments.parquet"), result))
     return plots
