@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import bulk, dumbbell, run_all
+from helpers import run_all
 
 import bloatlab
+from bloatlab.builders import bulk, dumbbell
 
 QUICK = {"duration": "150s", "window": ("60s", "150s")}
 FULL = {"duration": "300s", "window": ("120s", "240s")}

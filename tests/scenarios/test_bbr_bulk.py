@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from helpers import bulk, dumbbell
 
 import bloatlab
+from bloatlab.builders import bulk, dumbbell
 
 PAYLOAD_SHARE = 1448 / 1500  # BBR estimates payload bandwidth; the link rate counts headers
 

@@ -4,9 +4,9 @@ with staggered starts share a 100 Mb/s, 10 ms bottleneck fairly and synchronise 
 from __future__ import annotations
 
 import numpy as np
-from helpers import bulk, dumbbell
 
 import bloatlab
+from bloatlab.builders import bulk, dumbbell
 
 
 def _probe_rtt_entries(result: bloatlab.Result) -> dict[str, np.ndarray]:

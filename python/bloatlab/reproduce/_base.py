@@ -76,36 +76,6 @@ class Paper:
     modes: Mapping[Mode, str] = field(default_factory=dict)  # what each mode runs
 
 
-def dumbbell(
-    rate: str,
-    rtt: str,
-    limit: str,
-    flows: list[dict[str, Any]],
-    duration: str,
-    *,
-    name: str,
-    window: tuple[str, str] | None = None,
-    interval: str = "100ms",
-    samples: bool = False,
-) -> dict[str, Any]:
-    """A scenario document: one drop-tail bottleneck, the given flows."""
-    telemetry: dict[str, Any] = {"interval": interval, "rate_samples": samples}
-    if window:
-        telemetry["summary_start"], telemetry["summary_end"] = window
-    return {
-        "name": name,
-        "duration": duration,
-        "bottleneck": {"rate": rate, "rtt": rtt, "queue": {"kind": "droptail", "limit": limit}},
-        "flow": flows,
-        "telemetry": telemetry,
-    }
-
-
-def bulk(name: str, cc: Any, count: int = 1) -> dict[str, Any]:
-    """`count` bulk flows named `name` (or `name-0` …) running `cc`."""
-    return {"name": name, "cc": cc, "app": {"kind": "bulk"}, "count": count}
-
-
 def sweep(
     name: str,
     base: dict[str, Any],

@@ -32,6 +32,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..analysis.timeseries import bins, crossing, group_mean, group_rates, queue_series, switches
+from ..builders import bulk, dumbbell
 from ..report.html import png
 from ..sweep.table import SweepResults
 from ._base import (
@@ -41,9 +42,7 @@ from ._base import (
     Mode,
     Paper,
     PaperFigure,
-    bulk,
     done,
-    dumbbell,
     mean,
     pct,
     sweep,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ...builders import dumbbell
 from ...sweep.spec import label
-from .._base import Mode, dumbbell
+from .._base import Mode
 
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
 # packets carry 1252 bytes (spec §6), and whose BBR family starts with 32 packets
@@ -82,8 +83,9 @@ def testbed(
     interval: str = "100ms",
 ) -> dict[str, Any]:
     """The paper's bottleneck: tc tbf (100 KB burst, `limit` bytes of queue), netem delay."""
-    doc = dumbbell(rate, rtt, limit, flows, duration, name=name, window=window, interval=interval)
-    doc["bottleneck"]["shaper"] = {"kind": "tbf", "burst": BURST}
+    doc = dumbbell(
+        rate, rtt, limit, flows, duration, name=name, burst=BURST, window=window, interval=interval
+    )
     if loss:
         doc["bottleneck"]["loss"] = loss
     return doc
