@@ -24,6 +24,7 @@
 //! | `on_window_validation` | `tcp_cwnd_restart`, `tcp_cwnd_application_limited` (RFC 2861; classic algorithms only) |
 
 use crate::engine::Rng;
+use crate::scenario::kind::name_or_table;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
@@ -364,24 +365,9 @@ enum CcTable {
     B3r(B3rParams),
 }
 
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum CcSpec {
-    Name(String),
-    Table(serde_json::Value),
-}
-
 impl<'de> Deserialize<'de> for CcConfig {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let table = match CcSpec::deserialize(d)? {
-            CcSpec::Name(name) => serde_json::json!({ "kind": name }),
-            CcSpec::Table(v) => v,
-        };
-        let parsed: CcTable = serde_json::from_value(table).map_err(|e| {
-            D::Error::custom(format!("{e} (allowed kinds: {})", CC_NAMES.join(", ")))
-        })?;
-        Ok(match parsed {
+        Ok(match name_or_table::<D, CcTable>(d, CC_NAMES)? {
             CcTable::Reno(p) => CcConfig::Reno(p),
             CcTable::Cubic(p) => CcConfig::Cubic(p),
             CcTable::Bbr(p) => CcConfig::Bbr(p),

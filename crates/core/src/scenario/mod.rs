@@ -3,6 +3,7 @@
 //! what is allowed — `bottleneck.queue.limit: "1KB" is smaller than one
 //! packet (1500 bytes) …` — and nothing runs until the whole file is valid.
 
+pub(crate) mod kind;
 pub mod spec;
 pub mod units;
 

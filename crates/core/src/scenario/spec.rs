@@ -143,6 +143,7 @@ pub enum AppTable {
 pub struct DashTable {
     /// "www21", "bbb", a Sabre movie JSON path, or `{ bitrates = [...], segment_duration, segments }`.
     pub video: serde_json::Value,
+    #[serde(default, deserialize_with = "crate::app::dash::abr::config::setting")]
     pub abr: Option<AbrConfig>,
     pub http: Option<Version>,
     /// Bitrate of an audio track fetched alongside the video.

@@ -22,6 +22,7 @@ use super::robust_mpc::{self, MpcParams, RobustMpc};
 use super::Abr;
 use crate::app::dash::profile::{duration_str, Profile};
 use crate::app::dash::video::Video;
+use crate::scenario::kind::name_or_table;
 use crate::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -131,8 +132,9 @@ impl Default for RobustMpcParams {
     }
 }
 
-/// Which ABR a player runs. Serialises as a table with `kind`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// Which ABR a player runs: a table with `kind` (a scenario may also give the bare
+/// name; see [`setting`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum AbrConfig {
     Fixed(FixedParams),
@@ -266,47 +268,10 @@ impl AbrConfig {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-enum AbrTable {
-    Fixed(FixedParams),
-    Throughput(DashJsParams),
-    Bola(DashJsParams),
-    Dynamic(DashJsParams),
-    Bba(BbaParams),
-    Rb(RbParams),
-    Festive(FestiveParams),
-    RobustMpc(RobustMpcParams),
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum AbrSpec {
-    Name(String),
-    Table(serde_json::Value),
-}
-
-impl<'de> Deserialize<'de> for AbrConfig {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let table = match AbrSpec::deserialize(d)? {
-            AbrSpec::Name(name) => serde_json::json!({ "kind": name }),
-            AbrSpec::Table(v) => v,
-        };
-        let parsed: AbrTable = serde_json::from_value(table).map_err(|e| {
-            D::Error::custom(format!("{e} (allowed kinds: {})", ABR_NAMES.join(", ")))
-        })?;
-        Ok(match parsed {
-            AbrTable::Fixed(p) => AbrConfig::Fixed(p),
-            AbrTable::Throughput(p) => AbrConfig::Throughput(p),
-            AbrTable::Bola(p) => AbrConfig::Bola(p),
-            AbrTable::Dynamic(p) => AbrConfig::Dynamic(p),
-            AbrTable::Bba(p) => AbrConfig::Bba(p),
-            AbrTable::Rb(p) => AbrConfig::Rb(p),
-            AbrTable::Festive(p) => AbrConfig::Festive(p),
-            AbrTable::RobustMpc(p) => AbrConfig::RobustMpc(p),
-        })
-    }
+/// A scenario's `abr`: a name (`"bola"`) or a table with `kind`. Use with
+/// `#[serde(default, deserialize_with = "setting")]` on an `Option<AbrConfig>`.
+pub fn setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<AbrConfig>, D::Error> {
+    name_or_table(d, ABR_NAMES).map(Some)
 }
 
 #[cfg(test)]
@@ -314,7 +279,10 @@ mod tests {
     use super::*;
 
     fn parse(s: &str) -> Result<AbrConfig, String> {
-        serde_json::from_str(s).map_err(|e| e.to_string())
+        let mut de = serde_json::Deserializer::from_str(s);
+        setting(&mut de)
+            .map(|c| c.expect("a setting"))
+            .map_err(|e| e.to_string())
     }
 
     #[test]
@@ -440,7 +408,7 @@ mod tests {
             } else {
                 format!("\"{name}\"")
             };
-            let c: AbrConfig = serde_json::from_str(&json).unwrap();
+            let c = parse(&json).unwrap();
             assert!(c.validate().is_ok());
             let mut abr = c.build(&v, &p);
             assert_eq!(abr.name(), *name);
