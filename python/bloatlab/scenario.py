@@ -60,13 +60,7 @@ def load_scenario(source: ScenarioSource, overrides: Overrides | None = None) ->
         doc = _parse_toml(source, "scenario")
     else:
         file = Path(source)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError("", f"scenario file not found: '{file}'") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError("", f"cannot read scenario file '{file}': {e}") from None
-        doc = _parse_toml(text, f"'{file}'")
+        doc = read_toml(file, "scenario")
         _resolve_paths(doc, file.absolute().parent, check=False)
     for key, value in _override_items(overrides):
         set_field(doc, key, value)
@@ -148,6 +142,18 @@ def _override_items(overrides: Overrides | None) -> Iterator[tuple[str, Any]]:
     else:
         for text in overrides:
             yield parse_override(text)
+
+
+def read_toml(file: Path, what: str) -> dict[str, Any]:
+    """The TOML document in `file` (a `what` file: "scenario", "sweep"), or a `ScenarioError`
+    saying it is missing, unreadable or not TOML."""
+    try:
+        text = file.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ScenarioError("", f"{what} file not found: '{file}'") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError("", f"cannot read {what} file '{file}': {e}") from None
+    return _parse_toml(text, f"'{file}'")
 
 
 def _parse_toml(text: str, origin: str) -> dict[str, Any]:

@@ -22,14 +22,13 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ..errors import ScenarioError
-from ..scenario import PATH_FIELDS, _resolve_paths, load_scenario
+from ..scenario import PATH_FIELDS, _resolve_paths, load_scenario, read_toml
 
 _TOP_LEVEL = {"name", "base", "scenario", "seeds", "set", "grid", "zip", "description"}
 _RESERVED = {"seed", "name"}  # vary seeds with `seeds`; the name only labels results
@@ -95,16 +94,7 @@ class Sweep:
     @classmethod
     def from_file(cls, path: str | os.PathLike[str]) -> Sweep:
         file = Path(path)
-        try:
-            text = file.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            raise ScenarioError("", f"sweep file not found: '{file}'") from None
-        except (OSError, UnicodeDecodeError) as e:
-            raise ScenarioError("", f"cannot read sweep file '{file}': {e}") from None
-        try:
-            doc = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
-            raise ScenarioError("", f"'{file}' is not valid TOML: {e}") from None
+        doc = read_toml(file, "sweep")
         return cls.from_dict(doc, base_dir=file.absolute().parent, default_name=file.stem)
 
     @classmethod
