@@ -13,6 +13,9 @@
 //! Deviations: no `peakrate`/`mtu` second bucket; the line has no transmit
 //! ring, so TBF hands over a packet only when the line is free (a NIC ring
 //! would let it hand over earlier without changing departure times).
+//!
+//! Constants: none. `rate`, `burst`, the line rate (default 1 Gb/s) and the
+//! trace come from the scenario's `bottleneck`.
 
 use super::mahimahi::{Cursor, Trace};
 use crate::time::{Duration, Time};

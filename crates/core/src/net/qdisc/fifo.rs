@@ -3,6 +3,8 @@
 //! bfifo drops an arriving packet if `backlog + len > limit`; pfifo drops it if
 //! `qlen >= limit` (net/sched/sch_fifo.c). The packet being serialised on the
 //! line has already left the queue and does not count.
+//!
+//! Constants: none; the limit is the scenario's `bottleneck.queue.limit`.
 
 use super::{DropReason, Dropped, Qdisc, QdiscStats};
 use crate::net::packet::Packet;
