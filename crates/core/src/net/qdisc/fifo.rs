@@ -4,7 +4,8 @@
 //! `qlen >= limit` (net/sched/sch_fifo.c). The packet being serialised on the
 //! line has already left the queue and does not count.
 //!
-//! Constants: none; the limit is the scenario's `bottleneck.queue.limit`.
+//! Constants: none; the limit is the scenario's `bottleneck.queue.limit` (default
+//! 1000 packets, Linux's `txqueuelen`).
 
 use super::{DropReason, Dropped, Qdisc, QdiscStats};
 use crate::net::packet::Packet;
