@@ -31,6 +31,10 @@ CASES = {
         GOOD.replace('cc = "cubic"', 'cc = "vegas"'),
         ["flow[0].cc", "vegas", "reno, cubic, bbr"],
     ),
+    "unknown pacer": (
+        GOOD.replace('cc = "cubic"', 'cc = "cubic"\npacer = "quic"'),
+        ["flow[0].pacer", "quic", "linux", "nginx-quic"],
+    ),
     "negative rate": (
         GOOD.replace('"10Mbps"', '"-10Mbps"'),
         ["bottleneck.rate", "-10Mbps", "negative"],

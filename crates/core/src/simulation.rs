@@ -497,6 +497,7 @@ impl Network {
             mss: f.mss,
             initial_cwnd: f.initial_cwnd,
             slow_start_after_idle: f.slow_start_after_idle,
+            pacer: f.pacer,
         };
         let rx = ReceiverConfig {
             mss: f.mss,

@@ -14,6 +14,7 @@ use crate::cc::CcConfig;
 use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
 use crate::time::Duration;
+use crate::transport::pacer::PacerKind;
 use crate::units::Rate;
 use serde_json::{json, Value};
 use spec::{AppTable, LadderSpec, QueueSpec, ScenarioSpec, ShaperSpec};
@@ -91,6 +92,7 @@ pub struct Flow {
     pub initial_cwnd: u32,
     pub rcvbuf: u64,
     pub slow_start_after_idle: bool,
+    pub pacer: PacerKind,
     /// Flows on the same host share host-wide algorithm state.
     pub host: String,
 }
@@ -172,7 +174,7 @@ impl Scenario {
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "host": f.host,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "host": f.host,
                 })
             })
             .collect();
@@ -285,6 +287,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 initial_cwnd: f.initial_cwnd,
                 rcvbuf,
                 slow_start_after_idle: f.slow_start_after_idle,
+                pacer: f.pacer,
                 host: f.host.clone().unwrap_or_else(|| name.clone()),
             });
         }

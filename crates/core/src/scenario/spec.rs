@@ -10,6 +10,7 @@ use crate::app::dash::abr::AbrConfig;
 use crate::app::dash::http::Version;
 use crate::app::dash::profile::Profile;
 use crate::cc::CcConfig;
+use crate::transport::pacer::PacerKind;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -112,6 +113,9 @@ pub struct FlowSpec {
     pub rcvbuf: Option<SizeField>,
     #[serde(default = "yes")]
     pub slow_start_after_idle: bool,
+    /// `"linux"` (per-packet departure times) or `"nginx-quic"` (the ATC'23 testbed's burst budget).
+    #[serde(default)]
+    pub pacer: PacerKind,
     /// Flows naming the same host share host-wide algorithm state (BBR-S's history).
     pub host: Option<String>,
 }

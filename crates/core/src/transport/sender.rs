@@ -25,7 +25,7 @@
 //! a tail-loss probe that repaired a loss (ACK beyond the probe without a
 //! duplicate report) causes the one-shot CWR reduction Linux applies.
 
-use super::pacer::Pacer;
+use super::pacer::{Pacer, PacerKind};
 use super::rack::Rack;
 use super::rate_sample::{RateSample, RateState};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
@@ -52,6 +52,7 @@ pub struct SenderConfig {
     pub initial_cwnd: u32,
     /// `net.ipv4.tcp_slow_start_after_idle` (default on).
     pub slow_start_after_idle: bool,
+    pub pacer: PacerKind,
 }
 
 /// Counters for summaries and conservation checks.
@@ -118,6 +119,7 @@ impl TcpSender {
         cc_rng: Rng,
         host: HostShared,
     ) -> Self {
+        let pacer = Pacer::new(cfg.pacer, cfg.mss);
         TcpSender {
             conn,
             cfg,
@@ -134,7 +136,7 @@ impl TcpSender {
             rate: RateState::new(),
             rtt: RttEstimator::default(),
             rack: Rack::default(),
-            pacer: Pacer::default(),
+            pacer,
             ca_state: CaState::Open,
             high_seq: 0,
             backoff: 0,
@@ -439,6 +441,8 @@ impl TcpSender {
         self.pace_deadline = None;
         let mut cwnd_limited = false;
         let sent_before = self.stats.segments_sent;
+        let rate = self.cc.as_ref().unwrap().pacing_rate();
+        self.pacer.on_output(now, rate);
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
             let inflight = self.sb.inflight();
@@ -453,6 +457,9 @@ impl TcpSender {
                         self.sb.lost_out,
                         self.sb.retrans_out,
                     );
+                    if avail == 0 && inflight < cwnd {
+                        self.pacer.on_app_limited(now);
+                    }
                 }
                 if avail == 0 || self.snd_nxt + avail.min(self.cfg.mss as u64) > self.snd_wnd_end {
                     break;
@@ -462,8 +469,8 @@ impl TcpSender {
                 cwnd_limited = true;
                 break;
             }
-            if !self.pacer.allows(now) {
-                self.pace_deadline = Some(self.pacer.next_departure(now));
+            if !self.pacer.allows(now, rate) {
+                self.pace_deadline = Some(self.pacer.retry_at(now, rate));
                 break;
             }
             match retx {

@@ -11,9 +11,12 @@ from ...sweep.spec import label
 from .._base import Mode
 
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
-# packets carry 1252 bytes (spec §6), and whose BBR family starts with 32 packets
-# (NGX_BBR_INITIAL_WINDOW; the QUIC BBRv2 port likewise). CUBIC keeps Linux's IW10.
+# packets carry 1252 bytes (spec §6), whose BBR family starts with 32 packets
+# (NGX_BBR_INITIAL_WINDOW; the QUIC BBRv2 port likewise), and whose pacer lets bursts of a
+# few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer = "nginx-quic"`).
+# CUBIC keeps Linux's IW10 and, having no pacing rate in the core, is not paced.
 MSS = 1252
+PACER = "nginx-quic"
 BBR_IW = 32
 BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 
@@ -62,6 +65,7 @@ def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict
         "count": count,
         "mss": MSS,
         "initial_cwnd": initial_cwnd(cc),
+        "pacer": PACER,
     }
 
 

@@ -24,12 +24,12 @@ use crate::units::Rate;
 pub const UNPACED_SEGMENTS: u64 = 10;
 
 #[derive(Clone, Debug, Default)]
-pub struct Pacer {
+pub struct Edt {
     next: Time,
     segments_sent: u64,
 }
 
-impl Pacer {
+impl Edt {
     /// Earliest departure of the next packet (`tcp_wstamp_ns`).
     pub fn next_departure(&self, now: Time) -> Time {
         self.next.max(now)
@@ -63,7 +63,7 @@ mod tests {
 
     #[test]
     fn packets_are_spaced_by_payload_over_rate_after_the_first_ten() {
-        let mut p = Pacer::default();
+        let mut p = Edt::default();
         let rate = Some(Rate::from_mbps(10)); // 1448 B → 1158.4 µs
         for _ in 0..10 {
             p.on_send(Time::ZERO, 1448, rate);
@@ -75,7 +75,7 @@ mod tests {
 
     #[test]
     fn idle_time_earns_at_most_half_a_gap_of_credit() {
-        let mut p = Pacer {
+        let mut p = Edt {
             next: Time::from_millis(1),
             segments_sent: 20,
         };

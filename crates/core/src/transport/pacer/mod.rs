@@ -1,0 +1,84 @@
+//! Pacing: when the sender may put its next packet on the wire.
+//!
+//! * `linux` ([`edt`]): per-packet earliest departure times, as Linux TCP
+//!   with internal pacing or `fq` (the default).
+//! * `nginx-quic` ([`budget`]): the ATC'23 testbed's QUIC pacer, a byte budget
+//!   on a millisecond clock that lets bursts of a few ms of data out at once.
+//!
+//! The sender calls [`Pacer::on_output`] at the start of each send
+//! opportunity, asks [`Pacer::allows`] before each packet, [`Pacer::retry_at`]
+//! when held, and reports each packet with [`Pacer::on_send`].
+
+pub mod budget;
+pub mod edt;
+
+use crate::time::Time;
+use crate::units::Rate;
+use serde::{Deserialize, Serialize};
+
+/// Which pacer a flow's sender runs (scenario field `pacer`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PacerKind {
+    #[default]
+    Linux,
+    NginxQuic,
+}
+
+#[derive(Clone, Debug)]
+pub enum Pacer {
+    Edt(edt::Edt),
+    Budget(budget::Budget),
+}
+
+impl Pacer {
+    pub fn new(kind: PacerKind, mss: u32) -> Self {
+        match kind {
+            PacerKind::Linux => Pacer::Edt(edt::Edt::default()),
+            PacerKind::NginxQuic => Pacer::Budget(budget::Budget::new(mss)),
+        }
+    }
+
+    pub fn on_output(&mut self, now: Time, rate: Option<Rate>) {
+        if let Pacer::Budget(b) = self {
+            b.on_output(now, rate);
+        }
+    }
+
+    pub fn allows(&self, now: Time, rate: Option<Rate>) -> bool {
+        match self {
+            Pacer::Edt(e) => e.allows(now),
+            Pacer::Budget(b) => b.allows(rate),
+        }
+    }
+
+    /// The sender is held: when to try again.
+    pub fn retry_at(&mut self, now: Time, rate: Option<Rate>) -> Time {
+        match self {
+            Pacer::Edt(e) => e.next_departure(now),
+            Pacer::Budget(b) => b.retry_at(now, rate),
+        }
+    }
+
+    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>) {
+        match self {
+            Pacer::Edt(e) => e.on_send(now, payload, rate),
+            Pacer::Budget(b) => b.on_send(now, payload, rate),
+        }
+    }
+
+    /// Nothing is left to send while the window has room.
+    pub fn on_app_limited(&mut self, now: Time) {
+        if let Pacer::Budget(b) = self {
+            b.on_app_limited(now);
+        }
+    }
+
+    /// Earliest departure of the next packet, for telemetry.
+    pub fn next_departure(&self, now: Time) -> Time {
+        match self {
+            Pacer::Edt(e) => e.next_departure(now),
+            Pacer::Budget(_) => now,
+        }
+    }
+}
