@@ -35,6 +35,10 @@ CASES = {
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\npacer = "quic"'),
         ["flow[0].pacer", "quic", "linux", "nginx-quic"],
     ),
+    "unknown ACK policy": (
+        GOOD.replace('cc = "cubic"', 'cc = "cubic"\nack_policy = "tcp"'),
+        ["flow[0].ack_policy", "tcp", "linux", "quiche"],
+    ),
     "negative rate": (
         GOOD.replace('"10Mbps"', '"-10Mbps"'),
         ["bottleneck.rate", "-10Mbps", "negative"],

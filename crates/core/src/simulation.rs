@@ -503,6 +503,8 @@ impl Network {
             mss: f.mss,
             rcvbuf: f.rcvbuf,
             idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt,
+            ack_policy: f.ack_policy,
+            path_rtt: b.rtt + f.extra_rtt,
         };
         let rng = Rng::stream(self.scenario.seed, STREAM_CC + c as u64);
         let k = self.flows[flow].conns.len();

@@ -15,6 +15,7 @@ use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
 use crate::time::Duration;
 use crate::transport::pacer::PacerKind;
+use crate::transport::receiver::AckPolicy;
 use crate::units::Rate;
 use serde_json::{json, Value};
 use spec::{AppTable, LadderSpec, QueueSpec, ScenarioSpec, ShaperSpec};
@@ -93,6 +94,7 @@ pub struct Flow {
     pub rcvbuf: u64,
     pub slow_start_after_idle: bool,
     pub pacer: PacerKind,
+    pub ack_policy: AckPolicy,
     /// Flows on the same host share host-wide algorithm state.
     pub host: String,
 }
@@ -174,7 +176,7 @@ impl Scenario {
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "host": f.host,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "ack_policy": f.ack_policy, "host": f.host,
                 })
             })
             .collect();
@@ -288,6 +290,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 rcvbuf,
                 slow_start_after_idle: f.slow_start_after_idle,
                 pacer: f.pacer,
+                ack_policy: f.ack_policy,
                 host: f.host.clone().unwrap_or_else(|| name.clone()),
             });
         }

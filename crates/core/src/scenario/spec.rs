@@ -11,6 +11,7 @@ use crate::app::dash::http::Version;
 use crate::app::dash::profile::Profile;
 use crate::cc::CcConfig;
 use crate::transport::pacer::PacerKind;
+use crate::transport::receiver::AckPolicy;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -116,6 +117,9 @@ pub struct FlowSpec {
     /// `"linux"` (per-packet departure times) or `"nginx-quic"` (the ATC'23 testbed's burst budget).
     #[serde(default)]
     pub pacer: PacerKind,
+    /// `"linux"` (delayed ACKs, quick-ACK mode) or `"quiche"` (the Chromium QUIC client's ACK decimation).
+    #[serde(default)]
+    pub ack_policy: AckPolicy,
     /// Flows naming the same host share host-wide algorithm state (BBR-S's history).
     pub host: Option<String>,
 }

@@ -12,6 +12,15 @@
 //! The window advertised is the receive buffer minus what it holds (data the
 //! application has not read, plus out-of-order data).
 //!
+//! `ack_policy = "quiche"` instead acks as the Chromium QUIC client of the
+//! ATC'23 testbed does (QUICHE `QuicReceivedPacketManager`): every second
+//! packet (or after 25 ms) for the first 100 packets, then ACK decimation —
+//! every 10th packet, or a quarter of the path's minimum RTT (25 ms at most,
+//! 1 ms at least) after the first unacknowledged one; out-of-order data, a
+//! filled hole and duplicates are acknowledged at once; no quick-ACK mode. The
+//! receiver takes the path's RTT from the scenario (a QUIC client measures it
+//! during the handshake, on the empty path).
+//!
 //! Deviations: fixed 40 ms delayed-ACK timeout (Linux adapts `ato` from
 //! inter-arrival times, between 40 and 200 ms); no receive-buffer autotuning
 //! (the buffer is at its maximum from the start); duplicate data sets a
@@ -20,13 +29,37 @@
 use crate::engine::Alarm;
 use crate::net::packet::{ConnId, Packet, SackBlock, MAX_SACK_BLOCKS};
 use crate::time::{Duration, Time};
+use serde::{Deserialize, Serialize};
 
 /// Delayed-ACK timeout (`TCP_DELACK_MIN`, initial `ato`).
 pub const DELAYED_ACK: Duration = Duration::from_millis(40);
 /// Quick ACKs granted at the start and after idle (`TCP_MAX_QUICKACKS`).
 pub const MAX_QUICKACKS: u32 = 16;
+/// QUICHE `kMinReceivedBeforeAckDecimation`: packets received before ACK decimation starts.
+pub const QUICHE_MIN_RECEIVED_BEFORE_DECIMATION: u64 = 100;
+/// QUICHE `kDefaultRetransmittablePacketsBeforeAck`: packets per ACK before decimation.
+pub const QUICHE_PACKETS_PER_ACK: u32 = 2;
+/// QUICHE `kMaxRetransmittablePacketsBeforeAck`: packets per ACK once decimating.
+pub const QUICHE_PACKETS_PER_ACK_DECIMATED: u32 = 10;
+/// QUICHE `kDefaultDelayedAckTimeMs` (the peer's `max_ack_delay`).
+pub const QUICHE_MAX_ACK_DELAY: Duration = Duration::from_millis(25);
+/// QUICHE `kAckDecimationDelay`: the ACK alarm while decimating, as a share of min RTT.
+pub const QUICHE_DECIMATION_DELAY: f64 = 0.25;
+/// QUICHE `kAlarmGranularity`: the least ACK delay.
+pub const QUICHE_ALARM_GRANULARITY: Duration = Duration::from_millis(1);
 /// Blocks Linux remembers (`TCP_NUM_SACKS`); three fit on the wire with timestamps.
 const REMEMBERED_SACKS: usize = 4;
+
+/// When the receiver acknowledges (scenario field `ack_policy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AckPolicy {
+    /// Linux TCP's delayed ACKs with quick-ACK mode.
+    #[default]
+    Linux,
+    /// The Chromium QUIC client's ACK decimation.
+    Quiche,
+}
 
 #[derive(Clone, Debug)]
 pub struct ReceiverConfig {
@@ -35,6 +68,9 @@ pub struct ReceiverConfig {
     pub rcvbuf: u64,
     /// Idle gap after which quick-ACK mode is re-entered (the receiver's RTO).
     pub idle_quickack_gap: Duration,
+    pub ack_policy: AckPolicy,
+    /// The path's round-trip time as the receiver knows it (the QUICHE ACK alarm).
+    pub path_rtt: Duration,
 }
 
 pub struct TcpReceiver {
@@ -57,6 +93,9 @@ pub struct TcpReceiver {
     unread: u64,
     dup_pending: bool,
     acks_sent: u64,
+    /// Data packets received, and since the last ACK (the QUICHE policy counts packets).
+    packets_received: u64,
+    packets_since_ack: u32,
 }
 
 impl TcpReceiver {
@@ -78,6 +117,8 @@ impl TcpReceiver {
             unread: 0,
             dup_pending: false,
             acks_sent: 0,
+            packets_received: 0,
+            packets_since_ack: 0,
         }
     }
 
@@ -126,16 +167,37 @@ impl TcpReceiver {
         }
         let newly = self.rcv_nxt - before;
         self.unread += newly;
-        if ack_now
-            || !self.ooo.is_empty()
-            || self.rcv_nxt - self.rcv_wup > self.cfg.mss as u64
-            || self.quick > 0
-        {
+        self.packets_received += 1;
+        self.packets_since_ack += 1;
+        let (due, delay) = match self.cfg.ack_policy {
+            AckPolicy::Linux => (
+                self.rcv_nxt - self.rcv_wup > self.cfg.mss as u64 || self.quick > 0,
+                DELAYED_ACK,
+            ),
+            AckPolicy::Quiche => self.quiche_ack_due(),
+        };
+        if ack_now || !self.ooo.is_empty() || due {
             self.send_ack(now, false, out);
         } else if self.delack_at.is_none() {
-            self.delack_at = Some(now + DELAYED_ACK);
+            self.delack_at = Some(now + delay);
         }
         newly
+    }
+
+    /// QUICHE `MaybeUpdateAckTimeout` for in-order data: ACK now, or the alarm's delay.
+    fn quiche_ack_due(&self) -> (bool, Duration) {
+        // QUICHE compares the packet number: packets 0–99 are acked TCP-style.
+        if self.packets_received <= QUICHE_MIN_RECEIVED_BEFORE_DECIMATION {
+            return (
+                self.packets_since_ack >= QUICHE_PACKETS_PER_ACK,
+                QUICHE_MAX_ACK_DELAY,
+            );
+        }
+        let quarter = self.cfg.path_rtt.mul_f64(QUICHE_DECIMATION_DELAY);
+        (
+            self.packets_since_ack >= QUICHE_PACKETS_PER_ACK_DECIMATED,
+            quarter.clamp(QUICHE_ALARM_GRANULARITY, QUICHE_MAX_ACK_DELAY),
+        )
     }
 
     fn is_held(&self, start: u64, end: u64) -> bool {
@@ -181,6 +243,7 @@ impl TcpReceiver {
         self.rcv_wup = self.rcv_nxt;
         self.delack_at = None;
         self.quick = self.quick.saturating_sub(1);
+        self.packets_since_ack = 0;
         self.acks_sent += 1;
     }
 
@@ -230,16 +293,64 @@ mod tests {
     const MSS: u32 = 1000;
 
     fn rx() -> TcpReceiver {
+        rx_with(AckPolicy::Linux)
+    }
+
+    fn rx_with(ack_policy: AckPolicy) -> TcpReceiver {
         let mut r = TcpReceiver::new(
             0,
             ReceiverConfig {
                 mss: MSS,
                 rcvbuf: 1 << 20,
                 idle_quickack_gap: Duration::from_secs(1),
+                ack_policy,
+                path_rtt: Duration::from_millis(100),
             },
         );
         r.on_packet(Time::ZERO, &Packet::syn(0, Time::ZERO), &mut Vec::new());
         r
+    }
+
+    #[test]
+    fn quiche_acks_every_second_packet_then_decimates_to_every_tenth() {
+        let mut r = rx_with(AckPolicy::Quiche);
+        let mut out = Vec::new();
+        // No quick-ACK mode: the first packet waits for the 25 ms alarm.
+        r.on_packet(Time::ZERO, &seg(0), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(r.poll_timer(), Some(Time::from_millis(25)));
+        r.on_packet(Time::ZERO, &seg(1), &mut out);
+        assert_eq!(out.len(), 1);
+        for i in 2..100 {
+            r.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(out.len(), 50, "an ACK per 2 packets for the first 100");
+        out.clear();
+        // From the 100th packet on: every 10th, or a quarter of the 100 ms path RTT.
+        let later = Time::from_millis(1000);
+        for i in 100..109 {
+            r.on_packet(later, &seg(i), &mut out);
+        }
+        assert!(out.is_empty());
+        assert_eq!(r.delack_at, Some(Time::from_millis(1025)));
+        r.on_packet(later, &seg(109), &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].seq, 110 * MSS as u64);
+    }
+
+    #[test]
+    fn quiche_decimation_alarm_is_a_quarter_of_a_short_path_rtt() {
+        let mut r = rx_with(AckPolicy::Quiche);
+        r.cfg.path_rtt = Duration::from_millis(40);
+        let mut out = Vec::new();
+        for i in 0..101 {
+            r.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(r.poll_timer(), Some(Time::from_millis(10)));
+        // A hole is acknowledged at once, decimation or not.
+        out.clear();
+        r.on_packet(Time::ZERO, &seg(105), &mut out);
+        assert_eq!(out.len(), 1);
     }
 
     fn seg(i: u64) -> Packet {
@@ -327,6 +438,8 @@ mod tests {
                 mss: MSS,
                 rcvbuf: 5000,
                 idle_quickack_gap: Duration::from_secs(1),
+                ack_policy: AckPolicy::Linux,
+                path_rtt: Duration::from_millis(100),
             },
         );
         let mut out = Vec::new();

@@ -7,10 +7,12 @@ tbf` sets the rate with a 100 KB burst and its `limit` is the buffer (R = buffer
 a tbf shaper with a 100 KB bucket and a drop-tail queue of R BDP, the BDP on the wire. Every
 flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
-`ngx_pacing.c`); the BBR family starts with 32 packets (the artifact's initial window), CUBIC
-with 10. oBBR, BBR-S and B3R are the core's `obbr`, `bbr-s`,
-`b3r` on the Linux BBRv1 base, compared with Linux BBRv1 ("BBR"); the paper's "BBRv2" is the
-artifact's QUIC port (`bbr2-quic`), with Linux v2alpha (`bbr2`) drawn beside it in Fig. 7/8.
+`ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
+"quiche"`: an ACK per 2 packets, then per 10 after the first 100); the BBR family starts with 32
+packets (the artifact's initial window), CUBIC with 10. oBBR, BBR-S and B3R are the core's
+`obbr`, `bbr-s`, `b3r` on the Linux BBRv1 base, compared with Linux BBRv1 ("BBR"); the paper's
+"BBRv2" is the artifact's QUIC port (`bbr2-quic`), with Linux v2alpha (`bbr2`) drawn beside it
+in Fig. 7/8.
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|
@@ -27,9 +29,8 @@ The paper reports one session per setting; `--full` runs 3 seeds and averages th
 one. Tolerances were fixed from the paper's wording before comparing; a miss is reported as a
 miss.
 
-Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection, delayed ACKs
-every 2 segments where the Chromium client decimates its ACKs to one per 10 packets, so the
-pacer's per-output grants come more often than in the testbed); netem's loss on the loopback
+Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery,
+not QUIC's packet- and time-threshold detection); netem's loss on the loopback
 drops ACKs too, ours only data packets at the bottleneck; the paper paces its CUBIC (1.2 ×
 cwnd/srtt), ours is Linux's, unpaced; BBR-S is the WWW'21 code's percentile filter (the
 artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it has

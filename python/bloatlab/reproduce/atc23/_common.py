@@ -13,10 +13,12 @@ from .._base import Mode
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
 # packets carry 1252 bytes (spec §6), whose BBR family starts with 32 packets
 # (NGX_BBR_INITIAL_WINDOW; the QUIC BBRv2 port likewise), and whose pacer lets bursts of a
-# few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer = "nginx-quic"`).
-# CUBIC keeps Linux's IW10 and, having no pacing rate in the core, is not paced.
+# few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer = "nginx-quic"`); the
+# client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`). CUBIC keeps
+# Linux's IW10 and, having no pacing rate in the core, is not paced.
 MSS = 1252
 PACER = "nginx-quic"
+ACK_POLICY = "quiche"
 BBR_IW = 32
 BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 
@@ -66,6 +68,7 @@ def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict
         "mss": MSS,
         "initial_cwnd": initial_cwnd(cc),
         "pacer": PACER,
+        "ack_policy": ACK_POLICY,
     }
 
 
