@@ -52,6 +52,7 @@ pub struct SenderConfig {
     pub initial_cwnd: u32,
     /// `net.ipv4.tcp_slow_start_after_idle` (default on).
     pub slow_start_after_idle: bool,
+    /// Which pacer spaces the packets (Linux EDT or the nginx-quic budget).
     pub pacer: PacerKind,
 }
 
