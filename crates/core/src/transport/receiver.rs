@@ -16,8 +16,10 @@
 //! ATC'23 testbed does (QUICHE `QuicReceivedPacketManager`): every second
 //! packet (or after 25 ms) for the first 100 packets, then ACK decimation —
 //! every 10th packet, or a quarter of the path's minimum RTT (25 ms at most,
-//! 1 ms at least) after the first unacknowledged one; out-of-order data, a
-//! filled hole and duplicates are acknowledged at once; no quick-ACK mode. The
+//! 1 ms at least) after the first unacknowledged one. Acknowledged at once:
+//! data below the highest received (it was missing), duplicates, and the
+//! first 4 packets above a new gap (`HasNewMissingPackets`); no quick-ACK
+//! mode. The
 //! receiver takes the path's RTT from the scenario (a QUIC client measures it
 //! during the handshake, on the empty path).
 //!
@@ -41,6 +43,8 @@ pub const QUICHE_MIN_RECEIVED_BEFORE_DECIMATION: u64 = 100;
 pub const QUICHE_PACKETS_PER_ACK: u32 = 2;
 /// QUICHE `kMaxRetransmittablePacketsBeforeAck`: packets per ACK once decimating.
 pub const QUICHE_PACKETS_PER_ACK_DECIMATED: u32 = 10;
+/// QUICHE `kMaxPacketsAfterNewMissing`: packets after a new gap that are acked at once.
+pub const QUICHE_PACKETS_AFTER_NEW_MISSING: u64 = 4;
 /// QUICHE `kDefaultDelayedAckTimeMs` (the peer's `max_ack_delay`).
 pub const QUICHE_MAX_ACK_DELAY: Duration = Duration::from_millis(25);
 /// QUICHE `kAckDecimationDelay`: the ACK alarm while decimating, as a share of min RTT.
@@ -96,6 +100,8 @@ pub struct TcpReceiver {
     /// Data packets received, and since the last ACK (the QUICHE policy counts packets).
     packets_received: u64,
     packets_since_ack: u32,
+    /// End of the highest data received (QUICHE's largest observed packet).
+    highest_end: u64,
 }
 
 impl TcpReceiver {
@@ -119,6 +125,7 @@ impl TcpReceiver {
             acks_sent: 0,
             packets_received: 0,
             packets_since_ack: 0,
+            highest_end: 0,
         }
     }
 
@@ -169,14 +176,21 @@ impl TcpReceiver {
         self.unread += newly;
         self.packets_received += 1;
         self.packets_since_ack += 1;
+        let was_missing = start < self.highest_end;
+        self.highest_end = self.highest_end.max(end);
         let (due, delay) = match self.cfg.ack_policy {
             AckPolicy::Linux => (
-                self.rcv_nxt - self.rcv_wup > self.cfg.mss as u64 || self.quick > 0,
+                !self.ooo.is_empty()
+                    || self.rcv_nxt - self.rcv_wup > self.cfg.mss as u64
+                    || self.quick > 0,
                 DELAYED_ACK,
             ),
-            AckPolicy::Quiche => self.quiche_ack_due(),
+            AckPolicy::Quiche => {
+                let (count_due, delay) = self.quiche_ack_due();
+                (count_due || was_missing || self.quiche_new_missing(), delay)
+            }
         };
-        if ack_now || !self.ooo.is_empty() || due {
+        if ack_now || due {
             self.send_ack(now, false, out);
         } else if self.delack_at.is_none() {
             self.delack_at = Some(now + delay);
@@ -184,7 +198,15 @@ impl TcpReceiver {
         newly
     }
 
-    /// QUICHE `MaybeUpdateAckTimeout` for in-order data: ACK now, or the alarm's delay.
+    /// QUICHE `HasNewMissingPackets`: a gap lies below the newest data, and the run of
+    /// data above the highest gap is at most `kMaxPacketsAfterNewMissing` packets long.
+    fn quiche_new_missing(&self) -> bool {
+        self.ooo.last().is_some_and(|top| {
+            top.end - top.start <= QUICHE_PACKETS_AFTER_NEW_MISSING * self.cfg.mss as u64
+        })
+    }
+
+    /// QUICHE `MaybeUpdateAckTimeout`'s packet count: ACK now, or the alarm's delay.
     fn quiche_ack_due(&self) -> (bool, Duration) {
         // QUICHE compares the packet number: packets 0–99 are acked TCP-style.
         if self.packets_received <= QUICHE_MIN_RECEIVED_BEFORE_DECIMATION {
@@ -347,10 +369,17 @@ mod tests {
             r.on_packet(Time::ZERO, &seg(i), &mut out);
         }
         assert_eq!(r.poll_timer(), Some(Time::from_millis(10)));
-        // A hole is acknowledged at once, decimation or not.
+        // A new gap: the first 4 packets above it are acked at once, then decimation resumes.
         out.clear();
-        r.on_packet(Time::ZERO, &seg(105), &mut out);
-        assert_eq!(out.len(), 1);
+        for i in 105..109 {
+            r.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(out.len(), 4);
+        r.on_packet(Time::ZERO, &seg(109), &mut out);
+        assert_eq!(out.len(), 4, "the 5th packet above the gap waits");
+        // The retransmission that fills the gap is acked at once.
+        r.on_packet(Time::ZERO, &seg(101), &mut out);
+        assert_eq!(out.len(), 5);
     }
 
     fn seg(i: u64) -> Packet {
