@@ -19,14 +19,29 @@
 //! 1 ms at least) after the first unacknowledged one. Acknowledged at once:
 //! data below the highest received (it was missing), duplicates, and the
 //! first 4 packets above a new gap (`HasNewMissingPackets`); no quick-ACK
-//! mode. The
-//! receiver takes the path's RTT from the scenario (a QUIC client measures it
-//! during the handshake, on the empty path).
+//! mode. The receiver takes the path's RTT from the scenario (a QUIC client
+//! measures it during the handshake, on the empty path).
 //!
 //! Deviations: fixed 40 ms delayed-ACK timeout (Linux adapts `ato` from
 //! inter-arrival times, between 40 and 200 ms); no receive-buffer autotuning
 //! (the buffer is at its maximum from the start); duplicate data sets a
-//! `dsack` flag on the ACK instead of carrying a D-SACK block.
+//! `dsack` flag on the ACK instead of carrying a D-SACK block. The QUICHE
+//! policy counts data segments as QUIC packets and a hole in the byte stream
+//! as a missing packet number.
+//!
+//! # Constants
+//!
+//! | Name | Value | Meaning | Source |
+//! |---|---|---|---|
+//! | `DELAYED_ACK` | 40 ms | delayed-ACK timeout | Linux `TCP_DELACK_MIN` |
+//! | `MAX_QUICKACKS` | 16 | quick ACKs at the start and after idle | Linux `TCP_MAX_QUICKACKS` |
+//! | `QUICHE_MIN_RECEIVED_BEFORE_DECIMATION` | 100 | packets acked TCP-style first | `kMinReceivedBeforeAckDecimation` |
+//! | `QUICHE_PACKETS_PER_ACK` | 2 | packets per ACK before decimation | `kDefaultRetransmittablePacketsBeforeAck` |
+//! | `QUICHE_PACKETS_PER_ACK_DECIMATED` | 10 | packets per ACK once decimating | `kMaxRetransmittablePacketsBeforeAck` |
+//! | `QUICHE_MAX_ACK_DELAY` | 25 ms | ACK alarm before decimation; its cap after | `kDefaultDelayedAckTimeMs` |
+//! | `QUICHE_DECIMATION_DELAY` | 0.25 | ACK alarm while decimating, × min RTT | `kAckDecimationDelay` |
+//! | `QUICHE_ALARM_GRANULARITY` | 1 ms | least ACK delay | `kAlarmGranularity` |
+//! | `QUICHE_PACKETS_AFTER_NEW_MISSING` | 4 | packets after a new gap acked at once | `kMaxPacketsAfterNewMissing` |
 
 use crate::engine::Alarm;
 use crate::net::packet::{ConnId, Packet, SackBlock, MAX_SACK_BLOCKS};
