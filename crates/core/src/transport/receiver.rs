@@ -115,8 +115,6 @@ pub struct TcpReceiver {
     /// Data packets received, and since the last ACK (the QUICHE policy counts packets).
     packets_received: u64,
     packets_since_ack: u32,
-    /// End of the highest data received (QUICHE's largest observed packet).
-    highest_end: u64,
 }
 
 impl TcpReceiver {
@@ -140,7 +138,6 @@ impl TcpReceiver {
             acks_sent: 0,
             packets_received: 0,
             packets_since_ack: 0,
-            highest_end: 0,
         }
     }
 
@@ -170,6 +167,8 @@ impl TcpReceiver {
         }
         self.last_data_at = now;
         let (start, end) = (pkt.seq, pkt.end_seq());
+        // QUICHE's "was missing": below the highest data received so far.
+        let was_missing = start < self.highest_received();
         let before = self.rcv_nxt;
         let had_ooo = !self.ooo.is_empty();
         let mut ack_now = false;
@@ -191,8 +190,6 @@ impl TcpReceiver {
         self.unread += newly;
         self.packets_received += 1;
         self.packets_since_ack += 1;
-        let was_missing = start < self.highest_end;
-        self.highest_end = self.highest_end.max(end);
         let (due, delay) = match self.cfg.ack_policy {
             AckPolicy::Linux => (
                 !self.ooo.is_empty()
@@ -235,6 +232,14 @@ impl TcpReceiver {
             self.packets_since_ack >= QUICHE_PACKETS_PER_ACK_DECIMATED,
             quarter.clamp(QUICHE_ALARM_GRANULARITY, QUICHE_MAX_ACK_DELAY),
         )
+    }
+
+    /// End of the highest data received (QUICHE's largest observed packet): in order up to
+    /// `rcv_nxt`, anything beyond it is held out of order.
+    fn highest_received(&self) -> u64 {
+        self.ooo
+            .last()
+            .map_or(self.rcv_nxt, |b| b.end.max(self.rcv_nxt))
     }
 
     fn is_held(&self, start: u64, end: u64) -> bool {
