@@ -16,6 +16,12 @@
 //! `len` is the payload length, as Linux charges `skb->len` of the original
 //! (header-less) skb, so a BBR pacing rate of `bw × mss` sends exactly `bw`
 //! packets per second.
+//!
+//! # Constants
+//!
+//! | Name | Value | Unit | Meaning | Source |
+//! |---|---|---|---|---|
+//! | `UNPACED_SEGMENTS` | 10 | segments | sent unpaced at the start of a connection | `sch_fq` initial quantum; `data_segs_out >= 10` |
 
 use crate::time::{Duration, Time};
 use crate::units::Rate;
