@@ -5,6 +5,13 @@ from __future__ import annotations
 
 from typing import Any
 
+# Timing noise of a real host — timer slack, interrupt moderation, softirq scheduling — adds a
+# few tens of µs to every packet of the papers' testbeds. The paper reproductions model it as
+# `bottleneck.jitter`. It matters to BBR: min_rtt is refreshed by any sample *at or below* it,
+# and a noiseless simulated path repeats the base RTT to the nanosecond whenever the queue
+# drains, so min_rtt would never expire and PROBE_RTT would never run where Linux's does.
+HOST_JITTER = "50us"
+
 
 def dumbbell(
     rate: str,
@@ -18,6 +25,7 @@ def dumbbell(
     window: tuple[str, str] | None = None,
     interval: str = "100ms",
     samples: bool = False,
+    jitter: str | None = None,
 ) -> dict[str, Any]:
     """One drop-tail bottleneck (`limit`), shaped by a token bucket when `burst` is given,
     and the given flows; `window` is the summary's (start, end)."""
@@ -31,6 +39,8 @@ def dumbbell(
     }
     if burst:
         bottleneck["shaper"] = {"kind": "tbf", "burst": burst}
+    if jitter:
+        bottleneck["jitter"] = jitter
     named = {"name": name} if name is not None else {}
     return {
         **named,

@@ -64,7 +64,8 @@ def test_demo_runs_and_shares_the_bottleneck(core: ModuleType, tmp_path: Path) -
 
 
 def test_same_seed_same_results_byte_for_byte(core: ModuleType, tmp_path: Path) -> None:
-    short = {"duration": "5s"}
+    # random loss and jitter draw from the seed too
+    short = {"duration": "5s", "bottleneck.loss": 0.01, "bottleneck.jitter": "200us"}
     a = bloatlab.simulate(DEMO, overrides=short).write(tmp_path / "a")
     b = bloatlab.simulate(DEMO, overrides=short).write(tmp_path / "b")
     names = sorted(p.name for p in a.iterdir())
@@ -72,6 +73,8 @@ def test_same_seed_same_results_byte_for_byte(core: ModuleType, tmp_path: Path) 
     assert {"summary.json", "flows.parquet", "queue.parquet", "samples.parquet"} <= set(names)
     for name in names:
         assert (a / name).read_bytes() == (b / name).read_bytes(), name
+    other = bloatlab.simulate(DEMO, overrides=short, seed=2).write(tmp_path / "c")
+    assert (other / "summary.json").read_bytes() != (a / "summary.json").read_bytes()
 
 
 def test_cli_run_demo(core: ModuleType, tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 //! One run: a dumbbell built from a [`Scenario`], driven event by event.
 //!
 //! ```text
-//!  server side of conn c ─access link c (line rate, ½ extra_rtt)─► bottleneck ─forward link (½ rtt)─► client side of c
+//!  server side of conn c ─access link c (line rate, ½ extra_rtt)─► bottleneck ─forward link (½ rtt + jitter)─► client side of c
 //!            ▲                                                                                            │
 //!            └──────────────────── reverse link c (½ rtt + ½ extra_rtt): ACKs, requests ◄──────────────────┘
 //! ```
@@ -33,6 +33,7 @@ use crate::units::Rate;
 
 /// Random-stream ids: one per component kind, offset by connection index.
 const STREAM_LOSS: u64 = 1;
+const STREAM_JITTER: u64 = 2;
 const STREAM_CC: u64 = 1 << 32;
 
 #[derive(Clone, Copy, Debug)]
@@ -181,7 +182,8 @@ impl Simulation {
         };
         let metrics = Metrics::new(scenario.flows.len(), window, t.rate_samples);
         let interval = t.interval;
-        let forward = Link::new(None, b.rtt.div(2));
+        let forward = Link::new(None, b.rtt.div(2))
+            .with_jitter(b.jitter, Rng::stream(scenario.seed, STREAM_JITTER));
         Simulation {
             net: Network {
                 sched: Scheduler::new(),

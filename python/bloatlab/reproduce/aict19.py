@@ -3,7 +3,8 @@ of TCP BBR and TCP CUBIC at the Network Bottleneck", AICT 2019.
 
 Testbed: a dumbbell through a Linux router, 25 ms round-trip propagation (NetEm), tc-tbf with
 small buckets (modelled here as a plain rate-limited line), drop-tail queue, Linux 4.17 BBRv1
-and CUBIC, 5-minute runs. Table I: 2, 4, 8 flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
+and CUBIC, 5-minute runs; the hosts' timing jitter is `builders.HOST_JITTER`. Table I: 2, 4, 8
+flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
 
 | figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
 |------------|--------------------------|-------------------------------------|--------------------|
@@ -32,7 +33,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from ..analysis.timeseries import bins, crossing, group_mean, group_rates, queue_series, switches
-from ..builders import bulk, dumbbell
+from ..builders import HOST_JITTER, bulk, dumbbell
 from ..report.html import png
 from ..sweep.table import SweepResults
 from ._base import (
@@ -88,6 +89,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "300s" if full else "120s",
         name="aict19-standing-queue",
         window=MINUTE,
+        jitter=HOST_JITTER,
     )
     cubic_base = dumbbell(
         "80Mbps",
@@ -97,6 +99,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "300s" if full else "120s",
         name="aict19-cubic-queue",
         window=MINUTE,
+        jitter=HOST_JITTER,
     )
     loss_base = dumbbell(
         "80Mbps",
@@ -106,6 +109,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         run,
         name="aict19-bbr-loss",
         window=STEADY,
+        jitter=HOST_JITTER,
     )
     mixed_base = dumbbell(
         "80Mbps",
@@ -115,6 +119,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         run,
         name="aict19-bbr-cubic",
         window=STEADY,
+        jitter=HOST_JITTER,
     )
     loss_grid: dict[str, list[Any]] = {
         "bottleneck.queue.limit": [_buffer(b) for b in loss_buffers],

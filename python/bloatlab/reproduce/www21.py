@@ -4,12 +4,14 @@ in DASH Video", The Web Conference 2021.
 Testbed: dash.js in Chrome v80 against nginx, a Linux router with tc-tbf (25 Mb/s, burst 1 MB,
 limit = the buffer size) and NetEm delay, BBR / BBR2 / Cubic on the server, Big Buck Bunny 4K
 in 11 levels (1, 2.5, 5, … 25 Mb/s) of 5 s segments (127 segments). Here: the same bottleneck
-(token bucket over a 1 Gb/s line), the `www21` video, the dash.js v3 player model with DYNAMIC
-unless stated, HTTP/2 unless stated; sessions run until the video has played to the end.
+(token bucket over a 1 Gb/s line, the hosts' timing jitter `HOST_JITTER`), the `www21` video,
+the dash.js v3 player model with DYNAMIC unless stated, HTTP/2 unless stated; sessions run
+until the video has played to the end.
 
 | figure     | experiment                            | `--full`             | `--quick`          |
 |------------|---------------------------------------|----------------------|--------------------|
 | Fig. 4/5   | quality, stall rate vs buffer, 3 CCAs | 7 buffers × 10 seeds | 3 buffers, 1 seed  |
+| Table 2    | time per BBR state (Fig. 4/5's runs)  | 10 seeds             | 1 seed             |
 | Table 1    | HTTP/1.1, 10/100 ms, 100 KB vs 10 MB  | 5 seeds              | 1 seed             |
 | Fig. 8/9   | CDFs of BBR's RTT and bw estimate     | 3 seeds              | 1 seed             |
 | Table 3/15 | burst 8 KB … 2 MB at a 10 MB buffer   | 10 seeds             | 1 seed             |
@@ -35,6 +37,7 @@ import pyarrow.parquet as pq
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from ..builders import HOST_JITTER
 from ..report.html import png
 from ..sweep.table import SweepResults
 from ._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure, done, mean, sweep
@@ -65,6 +68,14 @@ PAPER_TABLE3 = {
     "bbr": {"8KB": 24.1, "100KB": 28.3, "1MB": 91.8, "2MB": 162.9},
     "bbr2": {"8KB": 24.2, "100KB": 29.4, "1MB": 65.7, "2MB": 107.9},
 }
+# Table 2: percentage of a video run in each state, HTTP/2, 100 ms: (cc, buffer) → state → %
+PAPER_TABLE2 = {
+    ("bbr", "100KB"): {"STARTUP": 0.23, "PROBE_BW": 98.4, "DRAIN": 0.0, "PROBE_RTT": 1.2},
+    ("bbr", "10MB"): {"STARTUP": 5.3, "PROBE_BW": 82.8, "DRAIN": 0.3, "PROBE_RTT": 11.5},
+    ("bbr2", "100KB"): {"STARTUP": 0.17, "PROBE_BW": 96.7, "DRAIN": 0.01, "PROBE_RTT": 2.9},
+    ("bbr2", "10MB"): {"STARTUP": 31.9, "PROBE_BW": 54.8, "DRAIN": 0.16, "PROBE_RTT": 13.1},
+}
+TABLE2_STATES = ("STARTUP", "PROBE_BW", "DRAIN", "PROBE_RTT")
 TABLE3_TOLERANCE = 0.3  # relative, per entry
 TABLE1_QUALITY_TOLERANCE = 1.0  # levels
 TABLE1_STALL_TOLERANCE = 0.1
@@ -79,6 +90,7 @@ def scenario(name: str, *, samples: bool = False, http: str = "h2") -> dict[str,
             "rtt": "100ms",
             "shaper": {"kind": "tbf", "burst": "1MB"},
             "queue": {"kind": "droptail", "limit": "10MB"},
+            "jitter": HOST_JITTER,
         },
         "flow": [
             {
@@ -299,6 +311,80 @@ def _fig4_5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             )
         )
     return Findings(claims, figs)
+
+
+def _state_shares(rows: Sequence[Mapping[str, Any]], cc: str, buffer: str) -> dict[str, float]:
+    """Mean percentage of the run in each Table 2 state (BBRv2's PROBE_BW phases summed)."""
+    runs = [r for r in rows if r["flow.video.cc"] == cc and r["bottleneck.queue.limit"] == buffer]
+    prefix = "flows.video.state_time_fraction."
+    shares: dict[str, float] = {}
+    for state in TABLE2_STATES:
+        per_run = [
+            100
+            * sum(
+                v
+                for k, v in r.items()
+                if k.startswith(prefix + state) and isinstance(v, float) and not math.isnan(v)
+            )
+            for r in runs
+        ]
+        shares[state] = mean(per_run)
+    return shares
+
+
+def _table2(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    rows = done(results["fig4-5"])
+    ours = {key: _state_shares(rows, *key) for key in PAPER_TABLE2}
+
+    def pair(cc: str, state: str, source: Mapping[tuple[str, str], Mapping[str, float]]) -> str:
+        return f"{source[(cc, '100KB')][state]:.1f} → {source[(cc, '10MB')][state]:.1f} %"
+
+    claims = []
+    for cc, name in (("bbr", "BBR"), ("bbr2", "BBR2")):
+        shallow, deep = ours[(cc, "100KB")], ours[(cc, "10MB")]
+        claims.append(
+            Claim(
+                "Table 2",
+                f"{name}: PROBE_RTT share rises from 100 KB to 10 MB",
+                pair(cc, "PROBE_RTT", PAPER_TABLE2),
+                pair(cc, "PROBE_RTT", ours),
+                "higher at 10 MB",
+                deep["PROBE_RTT"] > shallow["PROBE_RTT"],
+            )
+        )
+        paper_deep = PAPER_TABLE2[(cc, "10MB")]["PROBE_RTT"]
+        claims.append(
+            Claim(
+                "Table 2",
+                f"{name}: PROBE_RTT share at 10 MB",
+                f"{paper_deep:.1f} %",
+                f"{deep['PROBE_RTT']:.1f} %",
+                "within ×2",
+                paper_deep / 2 <= deep["PROBE_RTT"] <= paper_deep * 2,
+            )
+        )
+    bbr2_deep = ours[("bbr2", "10MB")]
+    claims.append(
+        Claim(
+            "Table 2",
+            "BBR2 at 10 MB: STARTUP share (runs that never converge)",
+            pair("bbr2", "STARTUP", PAPER_TABLE2),
+            pair("bbr2", "STARTUP", ours),
+            "≥ 10 % at 10 MB",
+            bbr2_deep["STARTUP"] >= 10,
+        )
+    )
+    claims.append(
+        Claim(
+            "Table 2",
+            "BBR at 10 MB: STARTUP share",
+            pair("bbr", "STARTUP", PAPER_TABLE2),
+            pair("bbr", "STARTUP", ours),
+            "≥ 2.5 % at 10 MB",
+            ours[("bbr", "10MB")]["STARTUP"] >= 2.5,
+        )
+    )
+    return Findings(claims, [])
 
 
 def _table1(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
@@ -650,7 +736,7 @@ def _fig16(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     claims: list[Claim] = []
     figures: list[PaperFigure] = []
-    for part in (_fig4_5, _table1, _fig8_9, _table3, _fig7, _fig16):
+    for part in (_fig4_5, _table2, _table1, _fig8_9, _table3, _fig7, _fig16):
         found = part(results, mode)
         claims.extend(found.claims)
         figures.extend(found.figures)

@@ -4,8 +4,17 @@
 //! and a Pipe; here a link without a rate is a pure pipe). Only the head of the
 //! link needs an event, so the scheduler's heap stays small however many
 //! packets are in flight.
+//!
+//! Optional jitter adds to each packet's delay a uniform draw from
+//! [0, jitter] ns, but never lets a packet overtake the one before it (a path
+//! whose delay varies without reordering, like netem's jitter with a rate):
+//!
+//! ```text
+//!   arrives = max(leaves + delay + U{0 … jitter}, arrival of the previous packet)
+//! ```
 
 use super::packet::Packet;
+use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::units::Rate;
 use std::collections::VecDeque;
@@ -17,6 +26,8 @@ pub struct Link {
     busy_until: Time,
     in_flight: VecDeque<(Time, Packet)>,
     head_scheduled: bool,
+    jitter: Option<(Duration, Rng)>,
+    last_arrival: Time,
 }
 
 impl Link {
@@ -28,7 +39,15 @@ impl Link {
             busy_until: Time::ZERO,
             in_flight: VecDeque::new(),
             head_scheduled: false,
+            jitter: None,
+            last_arrival: Time::ZERO,
         }
+    }
+
+    /// Adds up to `max` of random extra delay per packet, drawn from `rng` (no effect if 0).
+    pub fn with_jitter(mut self, max: Duration, rng: Rng) -> Self {
+        self.jitter = (!max.is_zero()).then_some((max, rng));
+        self
     }
 
     pub fn delay(&self) -> Duration {
@@ -47,7 +66,12 @@ impl Link {
             }
             None => at,
         };
-        let arrives = leaves + self.delay;
+        let mut arrives = leaves + self.delay;
+        if let Some((max, rng)) = &mut self.jitter {
+            let extra = Duration::from_nanos(rng.below(max.as_nanos() + 1));
+            arrives = (arrives + extra).max(self.last_arrival);
+        }
+        self.last_arrival = arrives;
         debug_assert!(self.in_flight.back().is_none_or(|(t, _)| *t <= arrives));
         self.in_flight.push_back((arrives, pkt));
         self.schedule_head()
@@ -93,5 +117,62 @@ mod tests {
         assert_eq!(next, Some(Time::from_micros(10_024)));
         let (early, _) = l.deliver(Time::from_micros(10_020));
         assert!(early.is_none());
+    }
+
+    /// Puts 2000 packets on the link `gap` apart, then delivers them event by event: checks
+    /// that they leave in order and returns each one's delay.
+    fn jittered_delays(gap: Duration, base: Duration, max: Duration) -> Vec<u64> {
+        let mut l = Link::new(None, base).with_jitter(max, Rng::stream(3, 9));
+        let sent_at = |i: u64| Time::ZERO + Duration::from_nanos(i * gap.as_nanos());
+        let mut next = None;
+        for i in 0..2000u64 {
+            let at = sent_at(i);
+            next = next.or(l.send(at, Packet::data(0, i, 1448, false, at)));
+        }
+        let mut delays = Vec::new();
+        while let Some(t) = next {
+            let (p, following) = l.deliver(t);
+            let p = p.expect("the head is due at its event");
+            assert_eq!(p.seq, delays.len() as u64, "packets leave in order");
+            delays.push((t - sent_at(p.seq)).as_nanos());
+            next = following;
+        }
+        assert_eq!(delays.len(), 2000);
+        delays
+    }
+
+    #[test]
+    fn jitter_spreads_the_delay_uniformly() {
+        let (base, max) = (Duration::from_millis(10), Duration::from_micros(500));
+        // Packets 1 ms apart never catch up with each other: the delay is base + U[0, 500 µs].
+        let delays = jittered_delays(Duration::from_millis(1), base, max);
+        assert!(delays
+            .iter()
+            .all(|&d| d >= base.as_nanos() && d <= (base + max).as_nanos()));
+        let mean = delays.iter().sum::<u64>() as f64 / delays.len() as f64;
+        // 2000 draws: the mean's standard error is 500 µs / √12 / √2000 ≈ 3.2 µs.
+        assert!(
+            (mean - 10_250_000.0).abs() < 15_000.0,
+            "mean delay {mean} ns"
+        );
+    }
+
+    #[test]
+    fn jitter_never_reorders_close_packets() {
+        let (base, max) = (Duration::from_millis(10), Duration::from_micros(500));
+        // 10 µs apart, a packet often waits for its predecessor: later, never earlier.
+        let delays = jittered_delays(Duration::from_micros(10), base, max);
+        assert!(delays.iter().all(|&d| d >= base.as_nanos()));
+        assert!(delays.windows(2).any(|w| w[0] != w[1]), "the delay varies");
+    }
+
+    #[test]
+    fn zero_jitter_is_a_plain_pipe() {
+        let mut l = Link::new(None, Duration::from_millis(1))
+            .with_jitter(Duration::ZERO, Rng::stream(1, 1));
+        assert_eq!(
+            l.send(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO)),
+            Some(Time::from_millis(1))
+        );
     }
 }

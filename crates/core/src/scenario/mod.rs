@@ -66,6 +66,8 @@ pub struct Bottleneck {
     pub shaper: Shaper,
     pub limit: Limit,
     pub loss: f64,
+    /// Largest extra forward delay drawn per packet (0 = none).
+    pub jitter: Duration,
     pub schedule: Vec<(Duration, Rate)>,
     pub trace: Option<(String, Trace)>,
     /// rate × rtt in bytes on the wire (trace: its mean rate), 0 if undefined.
@@ -191,6 +193,7 @@ impl Scenario {
                 "shaper": shaper,
                 "queue": limit,
                 "loss": b.loss,
+                "jitter_ns": b.jitter.as_nanos(),
                 "schedule": b.schedule.iter().map(|(at, r)| json!({"at_ns": at.as_nanos(), "rate_bps": r.bps()})).collect::<Vec<_>>(),
                 "trace": b.trace.as_ref().map(|(p, _)| p.clone()),
                 "bdp_bytes": b.bdp_bytes,
@@ -477,6 +480,16 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         );
     }
     let rtt = b.rtt.0;
+    let jitter = b.jitter.as_ref().map_or(Duration::ZERO, |j| j.0);
+    if jitter > rtt.div(2) {
+        return err(
+            "bottleneck.jitter",
+            format!(
+                "{jitter:?} is out of range: allowed 0 ≤ jitter ≤ rtt/2 ({:?})",
+                rtt.div(2)
+            ),
+        );
+    }
     let bdp_bytes = match (&trace, rate) {
         (Some((_, t)), _) => (t.mean_rate_bps() * rtt.as_secs_f64() / 8.0) as u64,
         (None, Some(r)) => r.bdp_bytes(rtt),
@@ -558,6 +571,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         shaper,
         limit,
         loss: b.loss,
+        jitter,
         schedule,
         trace,
         bdp_bytes,

@@ -53,6 +53,8 @@ pub struct BottleneckSpec {
     /// Bernoulli loss probability for packets entering the bottleneck.
     #[serde(default)]
     pub loss: f64,
+    /// Extra one-way delay on the forward path, uniform in [0, jitter] per packet, order kept.
+    pub jitter: Option<DurationField>,
     /// Piecewise-constant rate changes.
     #[serde(default)]
     pub schedule: Vec<RateStepSpec>,

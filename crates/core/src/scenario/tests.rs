@@ -109,6 +109,18 @@ fn loss_must_be_a_probability() {
 }
 
 #[test]
+fn jitter_is_bounded_by_half_the_rtt_and_echoed() {
+    let e = error_of(|v| v["bottleneck"]["jitter"] = json!("80ms"));
+    assert_eq!(e.path, "bottleneck.jitter");
+    assert!(e.message.contains("0 ≤ jitter ≤ rtt/2"), "{e}");
+    let mut v = base();
+    v["bottleneck"]["jitter"] = json!("50us");
+    let s = parse(&v).unwrap();
+    assert_eq!(s.to_json()["bottleneck"]["jitter_ns"], 50_000);
+    assert_eq!(parse(&base()).unwrap().bottleneck.jitter, Duration::ZERO);
+}
+
+#[test]
 fn a_burst_below_one_packet_is_rejected() {
     let e = error_of(|v| v["bottleneck"]["shaper"]["burst"] = json!("1KB"));
     assert_eq!(e.path, "bottleneck.shaper.burst");

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...builders import dumbbell
+from ...builders import HOST_JITTER, dumbbell
 from ...sweep.spec import label
 from .._base import Mode
 
@@ -91,7 +91,16 @@ def testbed(
 ) -> dict[str, Any]:
     """The paper's bottleneck: tc tbf (100 KB burst, `limit` bytes of queue), netem delay."""
     doc = dumbbell(
-        rate, rtt, limit, flows, duration, name=name, burst=BURST, window=window, interval=interval
+        rate,
+        rtt,
+        limit,
+        flows,
+        duration,
+        name=name,
+        burst=BURST,
+        window=window,
+        interval=interval,
+        jitter=HOST_JITTER,
     )
     if loss:
         doc["bottleneck"]["loss"] = loss
