@@ -6,6 +6,14 @@
 //!            └──────────────────── reverse link c (½ rtt + ½ extra_rtt): ACKs, requests ◄──────────────────┘
 //! ```
 //!
+//! In the `loopback` topology (`tc` on `lo`: one netem delay, then one qdisc, for both
+//! directions) the half RTT moves in front of the bottleneck and the reverse link ends there:
+//!
+//! ```text
+//!  server ─access link (line rate, ½ rtt + ½ extra_rtt)─► bottleneck ─forward link (jitter)─► client
+//!  client ─reverse link (½ rtt + ½ extra_rtt)──────────► bottleneck ─forward link (jitter)─► server
+//! ```
+//!
 //! A flow runs one application over one or more connections (a DASH player
 //! over an HTTP/1.1 pool opens several). Each event names its target by
 //! index; components never hold references to each other. A run is a pure
@@ -23,7 +31,7 @@ use crate::net::link::Link;
 use crate::net::packet::{ConnId, Kind, Packet};
 use crate::net::qdisc::{DropTail, Dropped};
 use crate::net::service::{Service, TokenBucket};
-use crate::scenario::{AppSpec, Scenario, Shaper};
+use crate::scenario::{AppSpec, Scenario, Shaper, Topology};
 use crate::time::{Duration, Time};
 use crate::transport::receiver::{ReceiverConfig, TcpReceiver};
 use crate::transport::rtt::RTO_MIN;
@@ -182,7 +190,11 @@ impl Simulation {
         };
         let metrics = Metrics::new(scenario.flows.len(), window, t.rate_samples);
         let interval = t.interval;
-        let forward = Link::new(None, b.rtt.div(2))
+        let propagation = match b.topology {
+            Topology::Dumbbell => b.rtt.div(2),
+            Topology::Loopback => Duration::ZERO,
+        };
+        let forward = Link::new(None, propagation)
             .with_jitter(b.jitter, Rng::stream(scenario.seed, STREAM_JITTER));
         Simulation {
             net: Network {
@@ -287,8 +299,10 @@ impl Simulation {
                 if let Some(t) = next {
                     self.net.sched.schedule(t, Event::ForwardArrive);
                 }
-                if let Some(pkt) = pkt {
-                    self.deliver_to_client(now, pkt);
+                match pkt {
+                    Some(pkt) if pkt.kind.is_upstream() => self.deliver_to_server(now, pkt),
+                    Some(pkt) => self.deliver_to_client(now, pkt),
+                    None => {}
                 }
             }
             Event::ReverseArrive(c) => {
@@ -296,8 +310,10 @@ impl Simulation {
                 if let Some(t) = next {
                     self.net.sched.schedule(t, Event::ReverseArrive(c));
                 }
-                if let Some(pkt) = pkt {
-                    self.deliver_to_server(now, pkt);
+                match (pkt, self.net.scenario.bottleneck.topology) {
+                    (Some(pkt), Topology::Dumbbell) => self.deliver_to_server(now, pkt),
+                    (Some(pkt), Topology::Loopback) => self.net.enqueue(now, pkt),
+                    (None, _) => {}
                 }
             }
             Event::SenderTimer(c) => {
@@ -520,7 +536,13 @@ impl Network {
             opener,
             sender: TcpSender::new(c, cfg, f.cc.clone(), rng, self.flows[flow].host.clone()),
             receiver: TcpReceiver::new(c, rx),
-            access: Link::new(Some(b.line_rate), extra),
+            access: Link::new(
+                Some(b.line_rate),
+                match b.topology {
+                    Topology::Dumbbell => extra,
+                    Topology::Loopback => half_rtt + extra,
+                },
+            ),
             reverse: Link::new(None, (b.rtt - half_rtt) + (f.extra_rtt - extra)),
             connected: false,
         });
@@ -546,10 +568,10 @@ impl Network {
     }
 
     fn enqueue(&mut self, now: Time, pkt: Packet) {
-        let conn = pkt.conn as usize;
+        let (conn, upstream) = (pkt.conn as usize, pkt.kind.is_upstream());
         let result = self.bottleneck.arrive(now, pkt);
         self.metrics
-            .on_arrival(now, conn, self.bottleneck.backlog_bytes());
+            .on_arrival(now, conn, upstream, self.bottleneck.backlog_bytes());
         if let Err(d) = result {
             self.metrics.on_drop(&d.packet, d.reason);
         }

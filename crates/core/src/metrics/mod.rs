@@ -169,9 +169,13 @@ impl Metrics {
 
     // ----- bottleneck ---------------------------------------------------------
 
-    pub fn on_arrival(&mut self, now: Time, conn: usize, backlog_bytes: u64) {
+    /// A packet reached the bottleneck. Reverse-path packets (a loopback topology) count for
+    /// the queue but not for their connection, whose counters describe its data.
+    pub fn on_arrival(&mut self, now: Time, conn: usize, upstream: bool, backlog_bytes: u64) {
         self.bottleneck.counters.arrivals += 1;
-        self.per_conn[conn].counters.arrivals_pkts += 1;
+        if !upstream {
+            self.per_conn[conn].counters.arrivals_pkts += 1;
+        }
         self.bottleneck
             .backlog
             .set(now, Some(backlog_bytes), &self.window);
@@ -182,14 +186,18 @@ impl Metrics {
             DropReason::QueueFull => self.bottleneck.counters.queue_drops += 1,
             DropReason::RandomLoss => self.bottleneck.counters.random_drops += 1,
         }
-        self.per_conn[pkt.conn as usize].counters.drops_pkts += 1;
+        if !pkt.kind.is_upstream() {
+            self.per_conn[pkt.conn as usize].counters.drops_pkts += 1;
+        }
     }
 
     pub fn on_departure(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
         let q = &mut self.bottleneck;
         q.counters.departed_pkts += 1;
         q.counters.departed_bytes += pkt.wire_bytes as u64;
-        self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.wire_bytes as u64;
+        if !pkt.kind.is_upstream() {
+            self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.wire_bytes as u64;
+        }
         if self.window.contains(now) {
             q.sojourn_ns
                 .add(now.saturating_since(pkt.enqueued_at).as_nanos(), 1);

@@ -24,6 +24,16 @@ pub enum Kind {
     Request,
 }
 
+impl Kind {
+    /// Travels from the client (receiving) side to the server (sending) side.
+    pub fn is_upstream(self) -> bool {
+        matches!(
+            self,
+            Kind::SynAck | Kind::Ack | Kind::Connect | Kind::Request
+        )
+    }
+}
+
 /// A received byte range `[start, end)` reported in an ACK.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlock {

@@ -18,6 +18,7 @@ use crate::transport::pacer::PacerKind;
 use crate::transport::receiver::AckPolicy;
 use crate::units::Rate;
 use serde_json::{json, Value};
+pub use spec::Topology;
 use spec::{AppTable, LadderSpec, QueueSpec, ScenarioSpec, ShaperSpec};
 use std::fmt;
 use units::LimitSpec;
@@ -68,6 +69,7 @@ pub struct Bottleneck {
     pub loss: f64,
     /// Largest extra forward delay drawn per packet (0 = none).
     pub jitter: Duration,
+    pub topology: Topology,
     pub schedule: Vec<(Duration, Rate)>,
     pub trace: Option<(String, Trace)>,
     /// rate × rtt in bytes on the wire (trace: its mean rate), 0 if undefined.
@@ -194,6 +196,7 @@ impl Scenario {
                 "queue": limit,
                 "loss": b.loss,
                 "jitter_ns": b.jitter.as_nanos(),
+                "topology": b.topology,
                 "schedule": b.schedule.iter().map(|(at, r)| json!({"at_ns": at.as_nanos(), "rate_bps": r.bps()})).collect::<Vec<_>>(),
                 "trace": b.trace.as_ref().map(|(p, _)| p.clone()),
                 "bdp_bytes": b.bdp_bytes,
@@ -572,6 +575,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         limit,
         loss: b.loss,
         jitter,
+        topology: b.topology,
         schedule,
         trace,
         bdp_bytes,

@@ -55,11 +55,27 @@ pub struct BottleneckSpec {
     pub loss: f64,
     /// Extra one-way delay on the forward path, uniform in [0, jitter] per packet, order kept.
     pub jitter: Option<DurationField>,
+    /// Which packets share the bottleneck: the data direction only, or both directions.
+    #[serde(default)]
+    pub topology: Topology,
     /// Piecewise-constant rate changes.
     #[serde(default)]
     pub schedule: Vec<RateStepSpec>,
     /// Mahimahi trace file (absolute, or relative to the scenario file as resolved by the front end).
     pub trace: Option<String>,
+}
+
+/// How the two directions of every connection cross the bottleneck.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Topology {
+    /// A router between two hosts: data crosses the bottleneck; ACKs and requests return
+    /// over an uncongested path.
+    #[default]
+    Dumbbell,
+    /// `tc` on one host's loopback device: both directions pass the same delay and then the
+    /// same qdisc and shaper, so ACKs queue behind data (and share its random loss).
+    Loopback,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -121,6 +121,23 @@ fn jitter_is_bounded_by_half_the_rtt_and_echoed() {
 }
 
 #[test]
+fn the_topology_is_named_and_echoed() {
+    let e = error_of(|v| v["bottleneck"]["topology"] = json!("ring"));
+    assert_eq!(e.path, "bottleneck.topology");
+    assert!(e.message.contains("`dumbbell` or `loopback`"), "{e}");
+    let mut v = base();
+    v["bottleneck"]["topology"] = json!("loopback");
+    assert_eq!(
+        parse(&v).unwrap().to_json()["bottleneck"]["topology"],
+        "loopback"
+    );
+    assert_eq!(
+        parse(&base()).unwrap().bottleneck.topology,
+        Topology::Dumbbell
+    );
+}
+
+#[test]
 fn a_burst_below_one_packet_is_rejected() {
     let e = error_of(|v| v["bottleneck"]["shaper"]["burst"] = json!("1KB"));
     assert_eq!(e.path, "bottleneck.shaper.burst");

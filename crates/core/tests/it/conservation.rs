@@ -5,15 +5,26 @@ use super::run;
 use proptest::prelude::*;
 use serde_json::json;
 
-fn scenario(
+struct Path {
     rate_mbps: u64,
     rtt_ms: u64,
     limit_pkts: u64,
     loss: f64,
     burst_kb: Option<u64>,
-    ccs: &[&str],
-    bytes: &[u64],
-) -> serde_json::Value {
+    jitter_us: u64,
+    topology: &'static str,
+}
+
+fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
+    let Path {
+        rate_mbps,
+        rtt_ms,
+        limit_pkts,
+        loss,
+        burst_kb,
+        jitter_us,
+        topology,
+    } = p;
     let shaper = match burst_kb {
         Some(b) => json!({"kind": "tbf", "burst": format!("{b}KB")}),
         None => json!({"kind": "none"}),
@@ -26,7 +37,8 @@ fn scenario(
         .collect();
     json!({
         "bottleneck": {"rate": format!("{rate_mbps}Mbps"), "rtt": format!("{rtt_ms}ms"), "loss": loss, "shaper": shaper,
-                       "queue": {"kind": "droptail", "limit": format!("{limit_pkts}pkts")}},
+                       "queue": {"kind": "droptail", "limit": format!("{limit_pkts}pkts")},
+                       "jitter": format!("{jitter_us}us"), "topology": topology},
         "flow": flows,
         "telemetry": {"interval": "50ms"}
     })
@@ -39,14 +51,18 @@ fn cca() -> impl Strategy<Value = &'static str> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
-    /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight.
+    /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight
+    /// — also when ACKs share the bottleneck (loopback) and the path jitters.
     #[test]
     fn packets_and_bytes_are_conserved(
         rate in 2u64..60, rtt in 2u64..120, limit in 2u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.05],
         burst in prop_oneof![Just(None), (2u64..2000).prop_map(Some)],
+        jitter_us in prop_oneof![Just(0u64), 1u64..1000],
+        topology in prop_oneof![Just("dumbbell"), Just("loopback")],
         ccs in proptest::collection::vec(cca(), 1..4), sizes in proptest::collection::vec(1u64..3_000_000, 3),
     ) {
-        let out = run(&scenario(rate, rtt, limit, loss, burst, &ccs, &sizes[..ccs.len()]));
+        let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us, topology };
+        let out = run(&scenario(path, &ccs, &sizes[..ccs.len()]));
         let st = &out.stats;
         prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
         for (i, bytes) in sizes[..ccs.len()].iter().enumerate() {
@@ -59,7 +75,16 @@ proptest! {
 
 #[test]
 fn an_unlimited_flow_stopped_early_delivers_everything_it_sent() {
-    let mut s = scenario(20, 40, 100, 0.01, None, &["cubic"], &[1]);
+    let path = Path {
+        rate_mbps: 20,
+        rtt_ms: 40,
+        limit_pkts: 100,
+        loss: 0.01,
+        burst_kb: None,
+        jitter_us: 0,
+        topology: "dumbbell",
+    };
+    let mut s = scenario(path, &["cubic"], &[1]);
     s["flow"][0]["app"] = json!({"kind": "bulk"});
     s["flow"][0]["stop"] = json!("5s");
     let out = run(&s);

@@ -30,7 +30,7 @@ fn digest(scenario: &serde_json::Value) -> (String, u64) {
 fn mixed(seed: u64) -> serde_json::Value {
     json!({
         "seed": seed, "duration": "20s",
-        "bottleneck": {"rate": "40Mbps", "rtt": "30ms", "loss": 0.002,
+        "bottleneck": {"rate": "40Mbps", "rtt": "30ms", "loss": 0.002, "jitter": "100us", "topology": "loopback",
                        "shaper": {"kind": "tbf", "burst": "100KB"}, "queue": {"kind": "droptail", "limit": "1BDP"}},
         "flow": [{"name": "bbr", "cc": "bbr", "app": {"kind": "bulk"}, "count": 2},
                  {"name": "cubic", "cc": "cubic", "app": {"kind": "bulk"}, "start": "3s"},

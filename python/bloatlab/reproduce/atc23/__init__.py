@@ -3,8 +3,10 @@ Retransmissions of BBR Flows on the Internet", USENIX ATC 2023.
 
 Testbed (§3.1, §5.1 and the artifact's scripts, bpq233/oBBR nginx-quic/scripts): every
 algorithm runs in nginx-quic over loopback; `tc netem` adds the delay (and random loss), `tc
-tbf` sets the rate with a 100 KB burst and its `limit` is the buffer (R = buffer / BDP). Here:
-a tbf shaper with a 100 KB bucket and a drop-tail queue of R BDP, the BDP on the wire. Every
+tbf` sets the rate with a 100 KB burst and its `limit` is the buffer (R = buffer / BDP), both
+on `lo`, so data and ACKs pass the same delay, loss, bucket and queue. Here: the `loopback`
+topology, a tbf shaper with a 100 KB bucket and a drop-tail queue of R BDP, the BDP on the wire,
+and the hosts' 50 µs timing jitter. Every
 flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
@@ -30,8 +32,8 @@ one. Tolerances were fixed from the paper's wording before comparing; a miss is 
 miss.
 
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery,
-not QUIC's packet- and time-threshold detection); netem's loss on the loopback
-drops ACKs too, ours only data packets at the bottleneck; the paper paces its CUBIC (1.2 ×
+not QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
+frame carries every range); the paper paces its CUBIC (1.2 ×
 cwnd/srtt), ours is Linux's, unpaced; BBR-S is the WWW'21 code's percentile filter (the
 artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it has
 100).

@@ -89,7 +89,8 @@ def testbed(
     window: tuple[str, str] | None = None,
     interval: str = "100ms",
 ) -> dict[str, Any]:
-    """The paper's bottleneck: tc tbf (100 KB burst, `limit` bytes of queue), netem delay."""
+    """The paper's bottleneck: netem delay, then tc tbf (100 KB burst, `limit` bytes of queue),
+    both on the loopback device."""
     doc = dumbbell(
         rate,
         rtt,
@@ -102,6 +103,10 @@ def testbed(
         interval=interval,
         jitter=HOST_JITTER,
     )
+    # The artifact's scripts run `tc` on `lo` (netem delay as the root, tbf its child): both
+    # directions pass the delay and then the same token bucket and queue, so ACKs wait behind
+    # data, and netem's random loss drops ACKs too.
+    doc["bottleneck"]["topology"] = "loopback"
     if loss:
         doc["bottleneck"]["loss"] = loss
     return doc

@@ -1,0 +1,66 @@
+//! The two topologies: a router (ACKs return uncongested) and `tc` on loopback
+//! (both directions pass one delay, then one qdisc).
+
+use super::run;
+use serde_json::{json, Value};
+
+fn cubic_over(topology: &str, loss: f64, limit: &str) -> Value {
+    json!({"duration": "20s",
+           "bottleneck": {"rate": "20Mbps", "rtt": "40ms", "loss": loss, "topology": topology,
+                          "queue": {"kind": "droptail", "limit": limit}},
+           "flow": [{"name": "a", "cc": "cubic", "app": {"kind": "bulk"}}]})
+}
+
+fn count(v: &Value) -> u64 {
+    v.as_u64().unwrap()
+}
+
+#[test]
+fn on_loopback_acks_queue_at_the_bottleneck_and_count_for_the_queue_only() {
+    let router = run(&cubic_over("dumbbell", 0.0, "4BDP")).summary;
+    let lo = run(&cubic_over("loopback", 0.0, "4BDP")).summary;
+    // A router's queue sees the data packets only; loopback's also every ACK
+    // (one per two segments with delayed ACKs: about half as many again).
+    let data = |s: &Value| count(&s["flows"]["a"]["bytes_sent"]) / 1448;
+    let arrived = |s: &Value| count(&s["bottleneck"]["packets_arrived"]);
+    assert!(arrived(&router) <= data(&router) + 10);
+    let acks = arrived(&lo) - data(&lo);
+    assert!(
+        acks * 10 > data(&lo) * 4 && acks * 10 < data(&lo) * 6,
+        "{acks} ACKs for {} segments",
+        data(&lo)
+    );
+    // Each ACK waits behind the data queued before it, so the same RTT holds
+    // about half the data in the queue: the RTT is base + 2 × queueing.
+    let rtt = |s: &Value| s["flows"]["a"]["rtt_p50_s"].as_f64().unwrap();
+    let qdelay = |s: &Value| s["bottleneck"]["queue_delay_p50_s"].as_f64().unwrap();
+    let (base, q_lo) = (0.040, qdelay(&lo));
+    assert!(
+        (rtt(&lo) - base - 2.0 * q_lo).abs() < 0.25 * (rtt(&lo) - base),
+        "loopback RTT {} vs 2 × queueing {q_lo}",
+        rtt(&lo)
+    );
+    assert!((rtt(&router) - base - qdelay(&router)).abs() < 0.1 * (rtt(&router) - base));
+}
+
+#[test]
+fn on_loopback_random_loss_also_drops_acks() {
+    let router = run(&cubic_over("dumbbell", 0.03, "1BDP")).summary;
+    let lo = run(&cubic_over("loopback", 0.03, "1BDP")).summary;
+    let drops = |s: &Value| {
+        (
+            count(&s["flows"]["a"]["packets_dropped"]),
+            count(&s["bottleneck"]["packets_dropped"]),
+        )
+    };
+    let (flow, queue) = drops(&router);
+    assert_eq!(flow, queue, "a router drops data only");
+    let (flow, queue) = drops(&lo);
+    assert!(
+        queue > flow + flow / 5,
+        "loopback drops ACKs too: {queue} vs {flow} data"
+    );
+    // The flow's own counters still describe its data: about 3 % lost.
+    let rate = lo["flows"]["a"]["loss_rate"].as_f64().unwrap();
+    assert!((0.025..0.04).contains(&rate), "data loss rate {rate}");
+}
