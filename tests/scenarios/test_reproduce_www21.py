@@ -59,6 +59,7 @@ def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
     assert {f.name for f in result.findings.figures} == {
         "fig4",
         "fig5",
+        "table2",
         "fig8",
         "fig9",
         "table3",
