@@ -310,10 +310,11 @@ impl Simulation {
                 if let Some(t) = next {
                     self.net.sched.schedule(t, Event::ReverseArrive(c));
                 }
-                match (pkt, self.net.scenario.bottleneck.topology) {
-                    (Some(pkt), Topology::Dumbbell) => self.deliver_to_server(now, pkt),
-                    (Some(pkt), Topology::Loopback) => self.net.enqueue(now, pkt),
-                    (None, _) => {}
+                if let Some(pkt) = pkt {
+                    match self.net.scenario.bottleneck.topology {
+                        Topology::Dumbbell => self.deliver_to_server(now, pkt),
+                        Topology::Loopback => self.net.enqueue(now, pkt),
+                    }
                 }
             }
             Event::SenderTimer(c) => {

@@ -26,7 +26,8 @@ pub struct Link {
     busy_until: Time,
     in_flight: VecDeque<(Time, Packet)>,
     head_scheduled: bool,
-    jitter: Option<(Duration, Rng)>,
+    /// Boxed: the generator's state is large and most links have no jitter.
+    jitter: Option<Box<(Duration, Rng)>>,
     last_arrival: Time,
 }
 
@@ -46,7 +47,7 @@ impl Link {
 
     /// Adds up to `max` of random extra delay per packet, drawn from `rng` (no effect if 0).
     pub fn with_jitter(mut self, max: Duration, rng: Rng) -> Self {
-        self.jitter = (!max.is_zero()).then_some((max, rng));
+        self.jitter = (!max.is_zero()).then(|| Box::new((max, rng)));
         self
     }
 
@@ -67,11 +68,12 @@ impl Link {
             None => at,
         };
         let mut arrives = leaves + self.delay;
-        if let Some((max, rng)) = &mut self.jitter {
+        if let Some(j) = &mut self.jitter {
+            let (max, rng) = &mut **j;
             let extra = Duration::from_nanos(rng.below(max.as_nanos() + 1));
             arrives = (arrives + extra).max(self.last_arrival);
+            self.last_arrival = arrives;
         }
-        self.last_arrival = arrives;
         debug_assert!(self.in_flight.back().is_none_or(|(t, _)| *t <= arrives));
         self.in_flight.push_back((arrives, pkt));
         self.schedule_head()
