@@ -53,7 +53,7 @@ pub struct BottleneckSpec {
     /// Bernoulli loss probability for packets entering the bottleneck.
     #[serde(default)]
     pub loss: f64,
-    /// Extra one-way delay on the forward path, uniform in [0, jitter] per packet, order kept.
+    /// Extra delay per packet leaving the bottleneck, uniform in [0, jitter], order kept.
     pub jitter: Option<DurationField>,
     /// Which packets share the bottleneck: the data direction only, or both directions.
     #[serde(default)]
