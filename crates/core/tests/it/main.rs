@@ -4,7 +4,7 @@ mod bbr2;
 mod conservation;
 mod dash;
 mod determinism;
-mod topology;
+mod path;
 mod variants;
 
 use bloatlab_core::scenario::Scenario;

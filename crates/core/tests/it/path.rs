@@ -1,5 +1,6 @@
-//! The two topologies: a router (ACKs return uncongested) and `tc` on loopback
-//! (both directions pass one delay, then one qdisc).
+//! The path's shape: the two topologies — a router (ACKs return uncongested)
+//! and `tc` on loopback (both directions pass one delay, then one qdisc) — and
+//! the hosts' timing jitter.
 
 use super::run;
 use serde_json::{json, Value};
@@ -63,4 +64,28 @@ fn on_loopback_random_loss_also_drops_acks() {
     // The flow's own counters still describe its data: about 3 % lost.
     let rate = lo["flows"]["a"]["loss_rate"].as_f64().unwrap();
     assert!((0.025..0.04).contains(&rate), "data loss rate {rate}");
+}
+
+/// Share of a 60 s run one BBR flow spends in PROBE_RTT in a 0.25 BDP buffer,
+/// which its PROBE_BW drain phases empty.
+fn probe_rtt_share(jitter: &str) -> f64 {
+    let s = run(&json!({"duration": "60s",
+        "bottleneck": {"rate": "25Mbps", "rtt": "40ms", "jitter": jitter,
+                       "queue": {"kind": "droptail", "limit": "0.25BDP"}},
+        "flow": [{"name": "a", "cc": "bbr", "app": {"kind": "bulk"}}]}))
+    .summary;
+    s["flows"]["a"]["state_time_fraction"]["PROBE_RTT"]
+        .as_f64()
+        .unwrap_or(0.0)
+}
+
+#[test]
+fn with_host_jitter_min_rtt_expires_and_bbr_probes_rtt_every_ten_seconds() {
+    // On a drained path a noiseless simulation repeats the base RTT exactly, and
+    // Linux BBR refreshes min_rtt with any sample at or below it; real hosts'
+    // timing noise makes most drained samples a little higher, so min_rtt
+    // expires after 10 s and PROBE_RTT (≥ 200 ms) runs: 5 times in 60 s ≥ 1.6 %.
+    let noisy = probe_rtt_share("50us");
+    assert!(noisy >= 0.012, "PROBE_RTT {noisy}");
+    assert!(noisy > 2.0 * probe_rtt_share("0s"));
 }
