@@ -38,3 +38,23 @@ def test_bursts_into_a_quarter_bdp_buffer_cost_bbr_retransmissions() -> None:
     assert ratio["nginx-quic"] > 0.10, ratio
     goodput = quic.summary["flows"]["bbr"]["goodput_bps"]
     assert goodput > 0.8 * 100e6, goodput
+
+
+def test_the_quic_pacer_paces_cubic_at_its_window_per_srtt() -> None:
+    """`ngx_pacing_rate_calc`: CUBIC has no pacing rate of its own; the artifact's pacer derives
+    one from the window over the smoothed RTT (whole ms), × 2 in slow start and × 1.2 after.
+    Linux without fq leaves CUBIC unpaced."""
+    flows = {p: bulk("cubic", "cubic", mss=1252, pacer=p, initial_cwnd=32) for p in PACERS}
+    linux, quic = run_all(
+        dumbbell("40Mbps", "40ms", "1BDP", [flows[p]], "20s", interval="50ms") for p in PACERS
+    )
+    assert np.isnan(linux.flows.to_pandas()["pacing_rate_bps"]).all()
+    rows = quic.flows.to_pandas().dropna(subset=["srtt_s"])
+    srtt_ms = np.maximum(np.floor(rows["srtt_s"] * 1000 + 1e-9), 1)
+    slow_start = ~(rows["cwnd_pkts"] >= rows["ssthresh_pkts"])  # NaN ssthresh: still in slow start
+    ratio = np.where(slow_start, 2.0, 1.2)
+    expected = np.floor(rows["cwnd_pkts"] * 1252 * 1000 / srtt_ms) * ratio * 8
+    assert (~slow_start).sum() > 100, "the flow must leave slow start"
+    assert np.allclose(rows["pacing_rate_bps"], expected, rtol=1e-6, atol=8), rows[
+        ["cwnd_pkts", "srtt_s", "pacing_rate_bps"]
+    ].head()

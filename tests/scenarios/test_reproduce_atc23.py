@@ -21,12 +21,13 @@ from bloatlab.reproduce import Reproduction
 
 # The claims our simulator misses. The testbed runs `tc` on `lo` (the `loopback` topology: ACKs
 # pass the same delay, loss, bucket and queue as the data); its flows go through the nginx-quic
-# pacer (`pacer = "nginx-quic"`) to a receiver that acks as Chromium's QUIC client
+# pacer (`pacer = "nginx-quic"`, which also paces CUBIC as the artifact does) to a receiver
+# that acks as Chromium's QUIC client
 # (`ack_policy = "quiche"`), on a path with the hosts' 50 µs timing jitter. The sender's loss
 # detection and recovery stay TCP's (SACK, RACK-TLP), not QUIC's.
 MISSES = {
     # BBR retransmits 8.7–12 % at R = 0.25 (mean 10.8 %; paper 17.42 % on average, every
-    # condition ≥ 10 %), 25 % in Fig. 3 (paper 13.36 %), up to 22–23 % with 5 flows (paper
+    # condition ≥ 10 %), 24–25 % in Fig. 3 (paper 13.36 %), up to 22–23 % with 5 flows (paper
     # 15.25 % at most; 6.8–7.4 % alone, paper 8.41 %), 4.8× oBBR-1's bytes after the drop
     # (paper 2.09×), and at 60 Mb/s more at R = 0.4 than at R = 0.2 (7.2–7.9 → 9.6–9.9 %).
     "Fig. 7 R = 0.25: BBR retransmits ≥ 10 % (both settings, 0–2 % loss)",
@@ -39,9 +40,9 @@ MISSES = {
     # The QUIC BBRv2 keeps 91–92 % of the link at 1 % loss (below its 2 % threshold) and
     # collapses only at 2 % (paper: -76 % already at 1 %).
     "Fig. 7 BBRv2's goodput collapses under 1–2 % random loss",
-    # Our (unpaced, Linux) CUBIC fills R ≥ 0.4 as well as BBRv2 does (94–95 %).
+    # CUBIC fills R ≥ 0.2 as well as BBRv2 does (94–95 %).
     "Fig. 7 60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
-    # BBR with cwnd gain 1 still takes 34–72 % at R ≤ 2 (4–5 % at R = 16): it paces into what
+    # BBR with cwnd gain 1 still takes 26–60 % at R ≤ 2 (1 % at R = 16): it paces into what
     # CUBIC's backoffs leave in a shallow buffer.
     "Fig. 3 g = 1: BBR can hardly compete at any R",
     # Against BBR in 1 BDP oBBR-0.5 takes 55–59 % (paper 40.5 %); BBRv2 takes 14–46 % from

@@ -677,7 +677,7 @@ impl Network {
             cc_state: state,
             cwnd_pkts: cc.cwnd(),
             inflight_pkts: snap.inflight,
-            pacing_rate_bps: cc.pacing_rate().map_or(f64::NAN, |r| r.bps_f64()),
+            pacing_rate_bps: conn.sender.pacing_rate().map_or(f64::NAN, |r| r.bps_f64()),
             delivery_rate_bps: acc.last_rate_bps,
             srtt_s: secs(snap.srtt),
             min_rtt_s: secs(snap.min_rtt),

@@ -37,6 +37,7 @@ use crate::cc::{
 use crate::engine::{Alarm, Rng};
 use crate::net::packet::{ConnId, Kind, Packet};
 use crate::time::{Duration, Time};
+use crate::units::Rate;
 
 /// Linux's `TCP_TIMEOUT_MIN` (2 jiffies at HZ=1000), added to a multi-packet probe timeout.
 const TLP_MIN_SLACK: Duration = Duration::from_millis(2);
@@ -442,7 +443,7 @@ impl TcpSender {
         self.pace_deadline = None;
         let mut cwnd_limited = false;
         let sent_before = self.stats.segments_sent;
-        let rate = self.cc.as_ref().unwrap().pacing_rate();
+        let rate = self.pacing_rate();
         self.pacer.on_output(now, rate);
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
@@ -503,7 +504,7 @@ impl TcpSender {
         out: &mut Outbox,
         pkt: Packet,
     ) {
-        let rate = self.cc.as_ref().unwrap().pacing_rate();
+        let rate = self.pacing_rate();
         self.pacer.on_send(now, payload, rate);
         self.last_send = now;
         self.stats.segments_sent += 1;
@@ -600,6 +601,18 @@ impl TcpSender {
             }
             self.cwnd_stamp = now;
         }
+    }
+
+    /// The rate the sender paces at: the algorithm's own, or, for a window-based
+    /// algorithm, what the pacer derives from its window (`None` = unpaced).
+    pub fn pacing_rate(&self) -> Option<Rate> {
+        let cc = self.cc.as_ref()?;
+        cc.pacing_rate().or_else(|| {
+            let cwnd = cc.cwnd();
+            let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
+            let bytes = cwnd as u64 * self.cfg.mss as u64;
+            self.pacer.window_rate(bytes, self.rtt.srtt()?, slow_start)
+        })
     }
 
     /// Linux `tcp_is_cwnd_limited`.

@@ -11,7 +11,7 @@ flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pa
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
 "quiche"`: an ACK per 2 packets, then per 10 after the first 100); the BBR family starts with 32
-packets (the artifact's initial window), CUBIC with 10. oBBR, BBR-S and B3R are the core's
+packets (the artifact's initial window), and so does CUBIC (`CUBIC_INIT_WIN`). oBBR, BBR-S and B3R are the core's
 `obbr`, `bbr-s`, `b3r` on the Linux BBRv1 base, compared with Linux BBRv1 ("BBR"); the paper's
 "BBRv2" is the artifact's QUIC port (`bbr2-quic`), with Linux v2alpha (`bbr2`) drawn beside it
 in Fig. 7/8.
@@ -33,8 +33,9 @@ miss.
 
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery,
 not QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
-frame carries every range); the paper paces its CUBIC (1.2 ×
-cwnd/srtt), ours is Linux's, unpaced; BBR-S is the WWW'21 code's percentile filter (the
+frame carries every range); CUBIC is Linux's (with HyStart), paced by the nginx-quic pacer as
+the artifact paces its own CUBIC (2× or 1.2× cwnd/srtt); BBR-S is the WWW'21 code's
+percentile filter (the
 artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it has
 100).
 """

@@ -11,15 +11,15 @@ from ...sweep.spec import label
 from .._base import Mode
 
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
-# packets carry 1252 bytes (spec §6), whose BBR family starts with 32 packets
-# (NGX_BBR_INITIAL_WINDOW; the QUIC BBRv2 port likewise), and whose pacer lets bursts of a
-# few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer = "nginx-quic"`); the
-# client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`). CUBIC keeps
-# Linux's IW10 and, having no pacing rate in the core, is not paced.
+# packets carry 1252 bytes (spec §6), whose algorithms all start with 32 packets
+# (NGX_BBR_INITIAL_WINDOW, CUBIC_INIT_WIN; the QUIC BBRv2 port likewise), and whose pacer lets
+# bursts of a few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer =
+# "nginx-quic"`), pacing CUBIC at 2× (slow start) or 1.2× its window per smoothed RTT; the
+# client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`).
 MSS = 1252
 PACER = "nginx-quic"
 ACK_POLICY = "quiche"
-BBR_IW = 32
+INITIAL_WINDOW = 32
 BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 
 # The paper's algorithms. "BBRv2" is the QUIC port of the artifact (nginx-quic ngx_bbr2.c,
@@ -66,15 +66,10 @@ def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict
         "app": app,
         "count": count,
         "mss": MSS,
-        "initial_cwnd": initial_cwnd(cc),
+        "initial_cwnd": INITIAL_WINDOW,
         "pacer": PACER,
         "ack_policy": ACK_POLICY,
     }
-
-
-def initial_cwnd(cc: Any) -> int:
-    kind = cc if isinstance(cc, str) else cc.get("kind", "")
-    return 10 if kind in ("cubic", "reno") else BBR_IW
 
 
 def testbed(

@@ -19,9 +19,12 @@
 //! ```
 //!
 //! Integer arithmetic as the artifact's (`uint32_t` bytes, `ngx_msec_t` ms,
-//! rate in bytes per second). A sender without a pacing rate (bloatlab's Linux
-//! CUBIC and Reno) is not paced; the artifact's own CUBIC paces at
-//! 1.2–2·cwnd/srtt, which is not modelled.
+//! rate in bytes per second). An algorithm without a pacing rate of its own
+//! (CUBIC, Reno) is paced as the artifact paces its CUBIC (`ngx_pacing_rate_calc`):
+//!
+//! ```text
+//!   window_rate = cwnd_bytes · 1000 / srtt_ms  · (2 in slow start, cwnd < ssthresh; else 1.2)
+//! ```
 //!
 //! # Constants
 //!
@@ -30,13 +33,17 @@
 //! | `CLOCK_GRANULARITY_MS` | 3 | ms | added to the burst horizon | `NGX_CLOCK_GRANULARITY_MS` |
 //! | `PACING_DELAY_MS` | 3 | ms | least wait when blocked; the other part of the horizon | `NGX_PACING_DELAY_MS` |
 //! | `MAX_BURST_PACKETS` | 10 | packets | least burst cap; the budget after an app-limited pause | `NGX_MAX_BURST_NUM` |
+//! | `SLOW_START_RATIO` | 2 | — | window-rate multiplier in slow start | `ngx_pacing_rate_calc` |
+//! | `AVOIDANCE_RATIO` | 1.2 | — | window-rate multiplier after slow start | `ngx_pacing_rate_calc` |
 
-use crate::time::Time;
+use crate::time::{Duration, Time};
 use crate::units::Rate;
 
 pub const CLOCK_GRANULARITY_MS: u64 = 3; // ngx_pacing.c NGX_CLOCK_GRANULARITY_MS
 pub const PACING_DELAY_MS: u64 = CLOCK_GRANULARITY_MS; // ngx_pacing.c NGX_PACING_DELAY_MS
 pub const MAX_BURST_PACKETS: u64 = 10; // ngx_pacing.c NGX_MAX_BURST_NUM (× NGX_QUIC_MSS)
+pub const SLOW_START_RATIO: f64 = 2.0; // ngx_pacing.c ngx_pacing_rate_calc, CubicInSlowStart
+pub const AVOIDANCE_RATIO: f64 = 1.2; // ngx_pacing.c ngx_pacing_rate_calc
 
 const NS_PER_MS: u64 = 1_000_000;
 
@@ -57,6 +64,19 @@ fn ms(now: Time) -> u64 {
 
 fn bytes_per_s(rate: Option<Rate>) -> Option<u64> {
     rate.map(|r| r.bps() / 8).filter(|&r| r > 0)
+}
+
+/// `ngx_pacing_rate_calc` for a window-based algorithm: the window per smoothed RTT
+/// (whole ms, as nginx's `avg_rtt`), doubled in slow start and × 1.2 after.
+pub fn window_rate(cwnd_bytes: u64, srtt: Duration, slow_start: bool) -> Rate {
+    let srtt_ms = (srtt.as_nanos() / NS_PER_MS).max(1);
+    let base = (cwnd_bytes * 1000 / srtt_ms) as f64;
+    let ratio = if slow_start {
+        SLOW_START_RATIO
+    } else {
+        AVOIDANCE_RATIO
+    };
+    Rate::from_bps((base * ratio) as u64 * 8)
 }
 
 impl Budget {
@@ -211,6 +231,21 @@ mod tests {
         // The pause earns budget again from its stamp, capped at 6 ms.
         p.on_output(at_ms(100), rate());
         assert_eq!(p.budget, 75_000);
+    }
+
+    #[test]
+    fn a_window_algorithm_is_paced_at_twice_then_1_2_times_its_window_per_srtt() {
+        // 100 packets of 1252 B over 40.7 ms → 40 ms (nginx's integer ms): 3 130 000 B/s.
+        let srtt = Duration::from_micros(40_700);
+        let ss = window_rate(125_200, srtt, true);
+        assert_eq!(ss.bps(), 2 * 3_130_000 * 8);
+        let ca = window_rate(125_200, srtt, false);
+        assert_eq!(ca.bps(), 3_756_000 * 8);
+        // Below 1 ms the artifact's avg_rtt is at least 1.
+        assert_eq!(
+            window_rate(1252, Duration::from_micros(300), false).bps(),
+            1_502_400 * 8
+        );
     }
 
     #[test]

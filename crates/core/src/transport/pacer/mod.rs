@@ -3,7 +3,8 @@
 //! * `linux` ([`edt`]): per-packet earliest departure times, as Linux TCP
 //!   with internal pacing or `fq` (the default).
 //! * `nginx-quic` ([`budget`]): the ATC'23 testbed's QUIC pacer, a byte budget
-//!   on a millisecond clock that lets bursts of a few ms of data out at once.
+//!   on a millisecond clock that lets bursts of a few ms of data out at once;
+//!   it also paces window-based algorithms, which Linux (without `fq`) does not.
 //!
 //! The sender calls [`Pacer::on_output`] at the start of each send
 //! opportunity, asks [`Pacer::allows`] before each packet, [`Pacer::retry_at`]
@@ -12,7 +13,7 @@
 pub mod budget;
 pub mod edt;
 
-use crate::time::Time;
+use crate::time::{Duration, Time};
 use crate::units::Rate;
 use serde::{Deserialize, Serialize};
 
@@ -36,6 +37,15 @@ impl Pacer {
         match kind {
             PacerKind::Linux => Pacer::Edt(edt::Edt::default()),
             PacerKind::NginxQuic => Pacer::Budget(budget::Budget::new(mss)),
+        }
+    }
+
+    /// The rate to pace an algorithm at that has none of its own (window-based), from
+    /// its window in bytes, the smoothed RTT and whether it is in slow start.
+    pub fn window_rate(&self, cwnd_bytes: u64, srtt: Duration, slow_start: bool) -> Option<Rate> {
+        match self {
+            Pacer::Edt(_) => None,
+            Pacer::Budget(_) => Some(budget::window_rate(cwnd_bytes, srtt, slow_start)),
         }
     }
 
