@@ -41,7 +41,8 @@ def test_a_drop_is_followed_when_the_estimate_is_within_1_5_times_the_new_rate()
 def test_the_algorithms_are_named_back_from_their_sweep_labels() -> None:
     for name, cc in CCAS.items():
         assert cca_name(cc) == name
-    assert cca_name('{kind = "obbr", mu = 0.75}') == "oBBR-0.75"
+    label = '{kind = "obbr", mu = 0.75, bbr = {artifact_base = true}}'
+    assert cca_name(label) == "oBBR-0.75"
 
 
 def test_the_experiments_follow_the_papers_protocol() -> None:

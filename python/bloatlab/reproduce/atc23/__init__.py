@@ -10,9 +10,10 @@ and the hosts' 50 µs timing jitter. Every
 flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
-"quiche"`: an ACK per 2 packets, then per 10 after the first 100); the BBR family starts with 32
-packets (the artifact's initial window), and so does CUBIC (`CUBIC_INIT_WIN`). oBBR, BBR-S and B3R are the core's
-`obbr`, `bbr-s`, `b3r` on the Linux BBRv1 base, compared with Linux BBRv1 ("BBR"); the paper's
+"quiche"`: an ACK per 2 packets, then per 10 after the first 100); every algorithm starts with
+32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
+`obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
+allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry); the paper's
 "BBRv2" is the artifact's QUIC port (`bbr2-quic`), with Linux v2alpha (`bbr2`) drawn beside it
 in Fig. 7/8.
 

@@ -38,7 +38,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "40Mbps",
         "100ms",
         "0.5BDP",
-        [flow("obbr", OBBR["oBBR-0.5"]), flow("rival", "bbr")],
+        [flow("obbr", OBBR["oBBR-0.5"]), flow("rival", CCAS["BBR"])],
         DURATION,
         name="atc23-fig12",
     )
@@ -46,7 +46,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "40Mbps",
         "100ms",
         "0.5BDP",
-        [flow("obbr", "bbr"), flow("rival", "cubic")],
+        [flow("obbr", CCAS["BBR"]), flow("rival", "cubic")],
         DURATION,
         name="atc23-fig12-bbr",
     )
@@ -86,7 +86,7 @@ def _shares(*results: SweepResults) -> Shares:
     by: dict[tuple[str, float, str], list[float]] = {}
     for result in results:
         for row in done(result):
-            first = cca_name(row.get("flow.obbr.cc", "bbr"))
+            first = cca_name(row.get("flow.obbr.cc", CCAS["BBR"]))
             rival = cca_name(row.get("flow.rival.cc", "cubic"))
             r = float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
             a, b = row["flows.obbr.goodput_bps"], row["flows.rival.goodput_bps"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,7 +24,7 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import flow, seeds, share_label, testbed
+from ._common import CCAS, flow, seeds, share_label, testbed
 
 RATE, RTT = "20Mbps", "40ms"
 BUFFERS = [0.5, 0.8, 1.0, 2.0, 16.0]  # R; × 100 KB (the BDP) = the artifact's limits
@@ -54,7 +55,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         window=("60s", "420s"),
     )
     zips: dict[str, list[Any]] = {
-        "flow.bbr.cc": [{"kind": "bbr", "cwnd_gain": g} for g, _ in PAIRS],
+        "flow.bbr.cc": [{**CCAS["BBR"], "cwnd_gain": g} for g, _ in PAIRS],
         "bottleneck.queue.limit": [f"{r:g}BDP" for _, r in PAIRS],
     }
     return [
@@ -98,8 +99,8 @@ def _shares(results: SweepResults) -> dict[tuple[float, float], dict[str, float]
 
 
 def _gain(value: Any) -> float:
-    text = str(value)
-    return float(text.split("cwnd_gain =")[1].strip(" }")) if "cwnd_gain" in text else 2.0
+    found = re.search(r"cwnd_gain = ([0-9.]+)", str(value))
+    return float(found.group(1)) if found else 2.0
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:

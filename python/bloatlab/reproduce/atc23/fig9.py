@@ -26,7 +26,7 @@ from ...analysis.timeseries import bins, group_rates
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import COLORS, OBBR, cca_name, flow, payload, seeds, testbed
+from ._common import CCAS, COLORS, OBBR, cca_name, flow, payload, seeds, testbed
 
 HIGH, LOW, PERIOD = 40e6, 10e6, 10.0
 RTT, BUFFER, SIZE, CAP = "100ms", "300KB", "1GB", 600.0
@@ -66,7 +66,7 @@ def experiments(mode: Mode) -> list[Experiment]:
             sweep(
                 "atc23-fig9",
                 base,
-                grid={"flow.sender.cc": ["bbr", *OBBR.values()]},
+                grid={"flow.sender.cc": [CCAS["BBR"], *OBBR.values()]},
                 seeds=seeds(mode),
                 description="1 flow, 40/10 Mb/s every 10 s, 100 ms, 300 KB buffer",
             ),

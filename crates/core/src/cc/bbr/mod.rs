@@ -112,6 +112,7 @@
 //! | `LT_BW_DIFF_BYTES_PER_SEC` | 500 | bytes/s | absolute bw difference of consistent intervals (4 kbit/s) | `bbr_lt_bw_diff` |
 //! | `LT_BW_MAX_ROUNDS` | 48 | rounds | how long lt_bw is used | `bbr_lt_bw_max_rtts` |
 //! | `TCP_INIT_CWND` | 10 | packets | bdp with no RTT sample; growth while delivered < 10 | `include/net/tcp.h` |
+//! | `ARTIFACT_PROBE_RTT_SRTTS` | 2 | srtt | `artifact_base` only: PROBE_RTT hold ≤ 2·srtt, timed from entry | oBBR artifact `ngx_bbr.c` |
 
 /// STARTUP pacing/cwnd gain: `BBR_UNIT * 2885 / 1000 + 1` = 739/256, the smallest
 /// gain that doubles the delivery rate every round ("2/ln(2)").
@@ -130,6 +131,8 @@ pub const BW_FILTER_ROUNDS: u64 = 10; // tcp_bbr.c bbr_bw_rtts
 pub const MIN_RTT_WINDOW_MS: u64 = 10_000; // tcp_bbr.c bbr_min_rtt_win_sec = 10
 /// Least time PROBE_RTT holds inflight at `CWND_MIN_TARGET`.
 pub const PROBE_RTT_DURATION_MS: u64 = 200; // tcp_bbr.c bbr_probe_rtt_mode_ms
+/// The oBBR artifact's PROBE_RTT hold: at most this many smoothed RTTs (`artifact_base`).
+pub const ARTIFACT_PROBE_RTT_SRTTS: f64 = 2.0; // ngx_bbr.c min(2*srtt, ngx_bbr_probertt_time_ms)
 /// cwnd floor, and the PROBE_RTT cwnd: "a sliding window protocol ACKing every other packet needs at least 4".
 pub const CWND_MIN_TARGET: u32 = 4; // tcp_bbr.c bbr_cwnd_min_target
 /// Bandwidth growth (5/4) that means STARTUP may not have filled the pipe yet.
@@ -285,6 +288,7 @@ impl Bbr {
         if let Err(e) = p.validate() {
             panic!("invalid BBR parameters: {e}");
         }
+        let p = p.effective();
         let (pacing_gain, cwnd_gain) = (p.high_gain, p.high_gain);
         let mut bbr = Bbr {
             state: State::Startup,

@@ -24,6 +24,14 @@ pub struct Params {
     pub min_rtt_window_ms: u64,
     /// Least time at `min_cwnd` in PROBE_RTT, ms.
     pub probe_rtt_duration_ms: u64,
+    /// Start PROBE_RTT's hold only once inflight is down to `min_cwnd` (Linux); false
+    /// starts it on the entering ACK (the oBBR artifact's nginx-quic BBR).
+    pub probe_rtt_wait_for_drain: bool,
+    /// If positive, the hold is at most this many smoothed RTTs (the artifact: 2).
+    pub probe_rtt_srtt_cap: f64,
+    /// Run the oBBR artifact's nginx-quic BBR base instead (overrides `extra_acked_gain`,
+    /// `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`, `probe_rtt_srtt_cap`).
+    pub artifact_base: bool,
     /// cwnd floor and PROBE_RTT cwnd, packets (`bbr_cwnd_min_target`).
     pub min_cwnd: u32,
     /// STARTUP keeps going while max_bw grows by this factor per round.
@@ -69,6 +77,9 @@ impl Default for Params {
             bw_filter_rounds: BW_FILTER_ROUNDS,
             min_rtt_window_ms: MIN_RTT_WINDOW_MS,
             probe_rtt_duration_ms: PROBE_RTT_DURATION_MS,
+            probe_rtt_wait_for_drain: true,
+            probe_rtt_srtt_cap: 0.0,
+            artifact_base: false,
             min_cwnd: CWND_MIN_TARGET,
             full_bw_thresh: FULL_BW_THRESH,
             full_bw_rounds: FULL_BW_ROUNDS,
@@ -90,6 +101,25 @@ impl Default for Params {
 }
 
 impl Params {
+    /// The parameters the algorithm runs: with `artifact_base`, the oBBR artifact's nginx-quic
+    /// BBR (`ngx_bbr.c`, the base of the ATC'23 paper's BBR, B3R, BBR-S and oBBR) where it
+    /// differs from Linux in v1 parameters: no ACK-aggregation allowance, no pacing margin,
+    /// no long-term (policer) mode, and a PROBE_RTT hold of min(2·srtt, 200 ms) from the
+    /// entering ACK.
+    pub fn effective(self) -> Self {
+        if !self.artifact_base {
+            return self;
+        }
+        Params {
+            extra_acked_gain: 0.0,
+            pacing_margin_percent: 0,
+            lt_enabled: false,
+            probe_rtt_wait_for_drain: false,
+            probe_rtt_srtt_cap: ARTIFACT_PROBE_RTT_SRTTS,
+            ..self
+        }
+    }
+
     /// Checks the values the algorithm cannot run with, naming the field.
     pub fn validate(&self) -> Result<(), String> {
         let gains = [
@@ -98,6 +128,7 @@ impl Params {
             ("cwnd_gain", self.cwnd_gain),
             ("full_bw_thresh", self.full_bw_thresh),
             ("extra_acked_gain", self.extra_acked_gain),
+            ("probe_rtt_srtt_cap", self.probe_rtt_srtt_cap),
         ];
         if let Some((name, g)) = gains.iter().find(|(_, g)| !g.is_finite() || *g < 0.0) {
             return Err(format!(

@@ -11,6 +11,7 @@
 //!   rtt ≤ min_rtt, or expired and not a delayed ACK  →  min_rtt = rtt, stamp = now
 //!   PROBE_RTT done when:  inflight first ≤ 4 at t0 (a new round starts then),
 //!                         now > t0 + 200 ms, and that round has ended
+//!                         (`artifact_base`: t0 = entry, hold min(2·srtt, 200 ms))
 //!   exit: min_rtt_stamp = now, cwnd = max(cwnd, prior_cwnd),
 //!         PROBE_BW if the pipe was filled, else STARTUP
 //! ```
@@ -106,10 +107,19 @@ impl Bbr {
             // "Ignore low rate samples during this mode."
             self.app_limited_requested = true;
             // Maintain min packets in flight for max(200 ms, 1 round).
-            let hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
-            let step =
-                self.probe_rtt
-                    .on_ack(now, conn.inflight, self.p.min_cwnd, hold, self.round_start);
+            let mut hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
+            if let Some(srtt) = conn.srtt.filter(|_| self.p.probe_rtt_srtt_cap > 0.0) {
+                hold = hold.min(srtt.mul_f64(self.p.probe_rtt_srtt_cap));
+            }
+            // The artifact starts the hold on the entering ACK, drained or not.
+            let target = if self.p.probe_rtt_wait_for_drain {
+                self.p.min_cwnd
+            } else {
+                u32::MAX
+            };
+            let step = self
+                .probe_rtt
+                .on_ack(now, conn.inflight, target, hold, self.round_start);
             match step {
                 HoldStep::Started => self.next_rtt_delivered = conn.delivered,
                 HoldStep::RoundEnded => self.check_probe_rtt_done(now, conn),

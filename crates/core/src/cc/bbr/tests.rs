@@ -401,6 +401,47 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
 }
 
 #[test]
+fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
+    let artifact = |seed| {
+        let p = Params {
+            artifact_base: true,
+            ..Params::default()
+        };
+        let init = CcInit {
+            rng: Rng::stream(seed, 7),
+            ..testing::init()
+        };
+        Bbr::new(p, init)
+    };
+    let mut d = (0..500)
+        .map(|seed| drive_to_probe_bw(artifact(seed), &steady()))
+        .find(|d| d.cc.cycle_idx == 2)
+        .expect("some seed starts in phase 2");
+    d.ack(steady());
+    let refreshed = d.now;
+    let slower = steady().rtt(ms(11));
+    while d.now + ms(2) <= refreshed + ms(10_000) {
+        d.ack(slower.clone());
+    }
+    d.ack(slower.clone());
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    // The hold starts on the entering ACK although inflight is still far above 4.
+    assert!(d.conn.inflight > 4);
+    let entered = d.now;
+    let srtt = d.conn.srtt.unwrap();
+    assert_eq!(d.cc.probe_rtt.done_stamp, Some(entered + srtt.mul_f64(2.0)));
+    while d.cc.state == State::ProbeRtt {
+        d.ack(slower.clone());
+        assert!(
+            d.now <= entered + ms(40),
+            "PROBE_RTT lasts 2·srtt and a round"
+        );
+    }
+    assert!(d.now > entered + srtt.mul_f64(2.0));
+    assert_eq!(d.cc.state, State::ProbeBw);
+}
+
+#[test]
 fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     let mut d = AckDriver::new(bbr_with_seed(1));
     d.ack(round_at(1000.0)); // cwnd 20, min_rtt 10 ms at t = 10 ms

@@ -35,9 +35,9 @@
 //! own QUIC BBR differs (initial cwnd 32, ACK-aggregation gain 0, no pacing
 //! margin, no policer detection, PROBE_RTT held min(2·srtt, 200 ms) from the
 //! first PROBE_RTT ACK, 3·quantum instead of the quantization budget, ms
-//! clock). `artifact_base = true` applies the cheap ones — initial cwnd 32,
-//! `extra_acked_gain = 0`, `pacing_margin_percent = 0`, `lt_enabled = false`;
-//! the PROBE_RTT timing, the quantum term and ms rounding stay Linux's.
+//! clock). `bbr = { artifact_base = true }` runs that base as far as it is v1
+//! parameters (all but the quantum term and the ms clock; the initial window is
+//! the flow's `initial_cwnd`).
 //!
 //! # Paper versus code (we follow the code)
 //!
@@ -98,7 +98,6 @@
 //! | `NO_LOSS_BOOST_MS` | 3000 | ms | after this long without loss, probe with g_max | `ngx_bbr_loss_timer_win_size_ms` |
 //! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | least time between two reverts | `10 * bbr->min_rtt` |
 //! | `STARTUP_LOSS_PERCENT` | 10 | % | oBBR acts in STARTUP only at this cumulative loss | `total_loss * 100.0 / total_acked < 10.0` |
-//! | `ARTIFACT_INITIAL_CWND` | 32 | packets | the artifact's initial window (`artifact_base`) | `NGX_BBR_INITIAL_WINDOW` |
 
 mod bw_drop;
 mod gain;
@@ -138,8 +137,6 @@ pub const NO_LOSS_BOOST_MS: u64 = 3000; // ngx_bbr.c ngx_bbr_loss_timer_win_size
 pub const REVERT_HOLDOFF_RTTS: u32 = 10; // ngx_bbr.c re_timer
 /// In STARTUP oBBR stays out unless this share of the delivered data was lost (not in the paper).
 pub const STARTUP_LOSS_PERCENT: f64 = 10.0; // ngx_bbr.c update_cc_mode
-/// The artifact's initial window, used with `artifact_base`.
-pub const ARTIFACT_INITIAL_CWND: u32 = 32; // ngx_bbr.c NGX_BBR_INITIAL_WINDOW = 32 × MSS
 
 /// oBBR parameters; `bbr` holds the v1 parameters underneath.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -171,8 +168,6 @@ pub struct Params {
     pub startup_loss_percent: f64,
     /// RTT below min_rtt on a loss: false = the artifact's unsigned wrap (g = g_max), true = g = 1.
     pub clamp_rtt_excess: bool,
-    /// Apply the artifact's base-BBR differences that are v1 parameters (see the module header).
-    pub artifact_base: bool,
     /// BBR v1 parameters (Linux defaults).
     pub bbr: BbrParams,
 }
@@ -193,7 +188,6 @@ impl Default for Params {
             revert_holdoff_rtts: REVERT_HOLDOFF_RTTS,
             startup_loss_percent: STARTUP_LOSS_PERCENT,
             clamp_rtt_excess: false,
-            artifact_base: false,
             bbr: BbrParams::default(),
         }
     }
@@ -252,17 +246,6 @@ impl Params {
         }
         self.bbr.validate().map_err(|e| format!("bbr.{e}"))
     }
-
-    /// The v1 parameters actually run, with the artifact's base differences if asked.
-    fn base(&self) -> BbrParams {
-        let mut b = self.bbr.clone();
-        if self.artifact_base {
-            b.extra_acked_gain = 0.0;
-            b.pacing_margin_percent = 0;
-            b.lt_enabled = false;
-        }
-        b
-    }
 }
 
 /// An oBBR sender: a [`Bbr`] plus oBBR's gain and bandwidth-drop state.
@@ -280,14 +263,11 @@ pub struct Obbr {
 }
 
 impl Obbr {
-    pub fn new(p: Params, mut init: CcInit) -> Self {
+    pub fn new(p: Params, init: CcInit) -> Self {
         if let Err(e) = p.validate() {
             panic!("invalid oBBR parameters: {e}");
         }
-        if p.artifact_base {
-            init.initial_cwnd = ARTIFACT_INITIAL_CWND;
-        }
-        let bbr = Bbr::new(p.base(), init);
+        let bbr = Bbr::new(p.bbr.clone(), init);
         let g = bbr.cwnd_gain();
         Obbr {
             drop: BwDrop::new(p.k),

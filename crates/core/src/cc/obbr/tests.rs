@@ -55,9 +55,8 @@ fn defaults_match_spec() {
     assert_eq!((p.score_interval_ms, p.unacked_weight), (200, 10));
     assert_eq!((p.probe_floor, p.no_loss_boost_ms), (1.25, 3000));
     assert_eq!((p.revert_holdoff_rtts, p.startup_loss_percent), (10, 10.0));
-    assert!(!p.clamp_rtt_excess && !p.artifact_base);
+    assert!(!p.clamp_rtt_excess && !p.bbr.artifact_base);
     assert_eq!(p.bbr, BbrParams::default());
-    assert_eq!(ARTIFACT_INITIAL_CWND, 32);
     assert!(p.validate().is_ok());
     let bad = Params {
         mu: 1.5,
@@ -281,16 +280,22 @@ fn more_than_k_high_rtt_acks_and_a_loss_also_flag_a_drop() {
 }
 
 #[test]
-fn artifact_base_starts_at_32_packets_without_aggregation_margin_or_policer() {
+fn the_artifact_base_runs_without_aggregation_margin_or_policer() {
     let p = Params {
-        artifact_base: true,
+        bbr: BbrParams {
+            artifact_base: true,
+            ..BbrParams::default()
+        },
         ..Params::default()
     };
     let cc = Obbr::new(p, testing::init());
-    assert_eq!(cc.cwnd(), 32);
     let b = cc.bbr().params();
     assert_eq!(
         (b.extra_acked_gain, b.pacing_margin_percent, b.lt_enabled),
         (0.0, 0, false)
+    );
+    assert_eq!(
+        (b.probe_rtt_wait_for_drain, b.probe_rtt_srtt_cap),
+        (false, 2.0)
     );
 }
