@@ -37,7 +37,8 @@
 //! * The artifact sets `pacing_gain` from the table only when a phase begins;
 //!   v1 re-reads its table on every ACK, so the table entry is rewritten only
 //!   while the connection is not in the probing phase (the same effect).
-//! * Base BBR is bloatlab's Linux v1, not the artifact's QUIC BBR; B3R's step
+//! * Base BBR is bloatlab's Linux v1 (`bbr = { artifact_base = true }` switches
+//!   to the artifact's QUIC BBR where it differs in v1 parameters); B3R's step
 //!   runs on every ACK (the artifact's only on ACKs with a valid rate sample).
 //!   "Loss on this ACK" is the packets marked lost since the previous ACK.
 //!

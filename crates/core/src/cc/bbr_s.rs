@@ -41,7 +41,8 @@
 //! * v1's max filter, which `bbrs.c` still updates but never reads, is not kept.
 //! * A scenario places flows on one sending host with the flow field `host`;
 //!   by default every flow is its own host.
-//! * Base BBR is bloatlab's Linux v1 with its own deviations (see `bbr/mod.rs`).
+//! * Base BBR is bloatlab's Linux v1 with its own deviations (see `bbr/mod.rs`);
+//!   `base = { artifact_base = true }` runs the oBBR artifact's QUIC BBR instead.
 //!
 //! # Constants
 //!
