@@ -39,6 +39,14 @@ CASES = {
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\nack_policy = "tcp"'),
         ["flow[0].ack_policy", "tcp", "linux", "quiche"],
     ),
+    "jitter over half the RTT": (
+        GOOD.replace('rtt = "20ms"', 'rtt = "20ms"\njitter = "15ms"'),
+        ["bottleneck.jitter", "15ms", "0 ≤ jitter ≤ rtt/2"],
+    ),
+    "unknown topology": (
+        GOOD.replace('rtt = "20ms"', 'rtt = "20ms"\ntopology = "star"'),
+        ["bottleneck.topology", "star", "dumbbell", "loopback"],
+    ),
     "negative rate": (
         GOOD.replace('"10Mbps"', '"-10Mbps"'),
         ["bottleneck.rate", "-10Mbps", "negative"],

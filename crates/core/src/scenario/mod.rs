@@ -485,11 +485,13 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
     let rtt = b.rtt.0;
     let jitter = b.jitter.as_ref().map_or(Duration::ZERO, |j| j.0);
     if jitter > rtt.div(2) {
+        let ms = |d: Duration| d.as_nanos() as f64 / 1e6;
         return err(
             "bottleneck.jitter",
             format!(
-                "{jitter:?} is out of range: allowed 0 ≤ jitter ≤ rtt/2 ({:?})",
-                rtt.div(2)
+                "{}ms is out of range: allowed 0 ≤ jitter ≤ rtt/2 = {}ms",
+                ms(jitter),
+                ms(rtt.div(2))
             ),
         );
     }
