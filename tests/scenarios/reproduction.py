@@ -1,5 +1,6 @@
 """Shared steps of the `bloatlab reproduce` scenario tests: keep a reproduction's report as a
-test artifact, and put its claims in the paper-vs-ours table printed at the end of the run."""
+test artifact, put its claims in the paper-vs-ours table printed at the end of the run, and
+require every claim but the listed misses."""
 
 from __future__ import annotations
 
@@ -43,3 +44,21 @@ def record_claims(
         )
     print(result.text())
     assert result.failed_runs == 0
+
+
+def check_claims(
+    result: Reproduction, record: object, paper: str, misses: Set[str] = frozenset()
+) -> None:
+    """Record the claims, then require every one except `misses` (which must be claims) to
+    hold; listed misses that hold anyway are printed."""
+    names = {f"{c.figure} {c.claim}" for c in result.findings.claims}
+    assert not misses - names, f"listed misses that are no claim: {sorted(misses - names)}"
+    record_claims(result, record, paper, misses)
+    held = {f"{c.figure} {c.claim}" for c in result.findings.claims if c.passed}
+    print("listed misses that now hold:", sorted(held & misses) or "none")
+    failed = [
+        f"{c.figure} {c.claim}: {c.ours} (tolerance {c.tolerance})"
+        for c in result.findings.claims
+        if not c.passed and f"{c.figure} {c.claim}" not in misses
+    ]
+    assert not failed, "claims that no longer hold:\n" + "\n".join(failed)

@@ -14,7 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reproduction import keep, record_claims
+from reproduction import check_claims, keep
 
 from bloatlab import reproduce as papers
 from bloatlab.reproduce import Reproduction
@@ -53,27 +53,13 @@ QUICK_ONLY = {
 MISSES_BY_MODE = {"quick": MISSES | QUICK_ONLY, "full": MISSES}
 
 
-def check(result: Reproduction, record: object, misses: set[str]) -> None:
-    names = {f"{c.figure} {c.claim}" for c in result.findings.claims}
-    assert not misses - names, f"listed misses that are no claim: {sorted(misses - names)}"
-    record_claims(result, record, "ATC'23", misses)
-    held = [f"{c.figure} {c.claim}" for c in result.findings.claims if c.passed]
-    print("listed misses that now hold:", sorted(set(held) & misses) or "none")
-    failed = [
-        f"{c.figure} {c.claim}: {c.ours} (tolerance {c.tolerance})"
-        for c in result.findings.claims
-        if not c.passed and f"{c.figure} {c.claim}" not in misses
-    ]
-    assert not failed, "claims that no longer hold:\n" + "\n".join(failed)
-
-
 def test_the_quick_reproduction_holds_the_claims_it_reproduces(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
     result = run_paper("quick", tmp_path)
     keep(result, "atc23-quick")
     assert [f.name for f in result.findings.figures] == ["fig3", "fig7", "fig8", "fig9", "fig12"]
-    check(result, reproduce, MISSES_BY_MODE["quick"])
+    check_claims(result, reproduce, "ATC'23", MISSES_BY_MODE["quick"])
 
 
 @pytest.mark.slow
@@ -82,7 +68,7 @@ def test_the_full_reproduction_holds_the_claims_it_reproduces(
 ) -> None:
     result = run_paper("full", tmp_path)
     keep(result, "atc23-full")
-    check(result, reproduce, MISSES_BY_MODE["full"])
+    check_claims(result, reproduce, "ATC'23", MISSES_BY_MODE["full"])
 
 
 def run_paper(mode: str, folder: Path) -> Reproduction:

@@ -608,10 +608,15 @@ impl TcpSender {
     pub fn pacing_rate(&self) -> Option<Rate> {
         let cc = self.cc.as_ref()?;
         cc.pacing_rate().or_else(|| {
-            let cwnd = cc.cwnd();
-            let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
-            let bytes = cwnd as u64 * self.cfg.mss as u64;
-            self.pacer.window_rate(bytes, self.rtt.srtt()?, slow_start)
+            self.pacer.window_rate(|| {
+                let cwnd = cc.cwnd();
+                let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
+                Some((
+                    cwnd as u64 * self.cfg.mss as u64,
+                    self.rtt.srtt()?,
+                    slow_start,
+                ))
+            })
         })
     }
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from matplotlib.axes import Axes
+
 from ...builders import HOST_JITTER, dumbbell
 from ...sweep.spec import label
 from .._base import Mode
@@ -122,6 +124,22 @@ def bdp(value: Any) -> float:
 def payload(rate_bps: float) -> float:
     """The payload share of a wire rate, for the testbed's packets (goodput's ceiling)."""
     return rate_bps * MSS / (MSS + 52)
+
+
+def algorithm_bars(
+    ax: Axes, x: Any, values: list[float], width: float, cca: str, label: bool
+) -> None:
+    """One algorithm's bars in a grouped bar chart, in its colour and hatch."""
+    ax.bar(
+        x,
+        values,
+        width,
+        color=COLORS[cca],
+        hatch=HATCHES.get(cca),
+        edgecolor="black",
+        lw=0.4,
+        label=cca if label else None,
+    )
 
 
 def share_label(value: float) -> str:

@@ -20,7 +20,7 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import CCAS, COLORS, HATCHES, OBBR, cca_name, flow, seeds, testbed
+from ._common import CCAS, OBBR, algorithm_bars, cca_name, flow, seeds, testbed
 
 SETTINGS = [("100Mbps", "40ms"), ("40Mbps", "100ms")]
 LOSSES = [0.0, 0.01, 0.02]
@@ -315,16 +315,8 @@ def _figure(table: Table, conditions: list[str]) -> PaperFigure:
     for i, cca in enumerate(names):
         offset = (i - (len(names) - 1) / 2) * width
         for ax, metric in ((top, "retrans"), (bottom, "goodput")):
-            ax.bar(
-                x + offset,
-                [_get(table, c, cca, metric) * 100 for c in conditions],
-                width,
-                color=COLORS[cca],
-                hatch=HATCHES.get(cca),
-                edgecolor="black",
-                lw=0.4,
-                label=cca if metric == "retrans" else None,
-            )
+            values = [_get(table, c, cca, metric) * 100 for c in conditions]
+            algorithm_bars(ax, x + offset, values, width, cca, label=metric == "retrans")
         if cca in PAPER_OBBR:
             at = [conditions.index(c) for c in ("40/100/0%", "40/100/2%") if c in conditions]
             top.scatter(

@@ -19,7 +19,7 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import CCAS, COLORS, HATCHES, OBBR, cca_name, flow, payload, seeds
+from ._common import CCAS, OBBR, algorithm_bars, cca_name, flow, payload, seeds
 from ._common import testbed as bottleneck
 
 FLOWS = [1, 2, 3, 4, 5]
@@ -190,16 +190,8 @@ def _figure(table: Table, names: list[str], mode: Mode) -> PaperFigure:
     for i, cca in enumerate(names):
         offset = (i - (len(names) - 1) / 2) * width
         for ax, metric, scale in ((top, "retrans", 100), (bottom, "goodput", 1)):
-            ax.bar(
-                x + offset,
-                [table.get((cca, n), {}).get(metric, math.nan) * scale for n in FLOWS],
-                width,
-                color=COLORS[cca],
-                hatch=HATCHES.get(cca),
-                edgecolor="black",
-                lw=0.4,
-                label=cca if metric == "retrans" else None,
-            )
+            values = [table.get((cca, n), {}).get(metric, math.nan) * scale for n in FLOWS]
+            algorithm_bars(ax, x + offset, values, width, cca, label=metric == "retrans")
     fair = [payload(100e6) / n / 1e6 for n in FLOWS]
     bottom.hlines(
         fair, x - 0.45, x + 0.45, color="black", lw=1.5, zorder=4, label="link payload / n"

@@ -40,12 +40,19 @@ impl Pacer {
         }
     }
 
-    /// The rate to pace an algorithm at that has none of its own (window-based), from
-    /// its window in bytes, the smoothed RTT and whether it is in slow start.
-    pub fn window_rate(&self, cwnd_bytes: u64, srtt: Duration, slow_start: bool) -> Option<Rate> {
+    /// The rate to pace an algorithm at that has none of its own (window-based): none for
+    /// Linux; for nginx-quic, from `window()` = (window in bytes, smoothed RTT, in slow
+    /// start), which is only asked for then.
+    pub fn window_rate(
+        &self,
+        window: impl FnOnce() -> Option<(u64, Duration, bool)>,
+    ) -> Option<Rate> {
         match self {
             Pacer::Edt(_) => None,
-            Pacer::Budget(_) => Some(budget::window_rate(cwnd_bytes, srtt, slow_start)),
+            Pacer::Budget(_) => {
+                let (cwnd_bytes, srtt, slow_start) = window()?;
+                Some(budget::window_rate(cwnd_bytes, srtt, slow_start))
+            }
         }
     }
 
