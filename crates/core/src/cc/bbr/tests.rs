@@ -18,8 +18,12 @@ fn ms(v: u64) -> Duration {
 }
 
 fn bbr_with_seed(seed: u64) -> Bbr {
+    bbr_with(Params::default(), seed)
+}
+
+fn bbr_with(p: Params, seed: u64) -> Bbr {
     Bbr::new(
-        Params::default(),
+        p,
         CcInit {
             rng: Rng::stream(seed, 7),
             ..testing::init()
@@ -64,8 +68,13 @@ fn drive_to_probe_bw(cc: Bbr, step: &Ack) -> AckDriver<Bbr> {
 
 /// PROBE_BW on the path of `step`, entered in gain-cycle phase `phase` (searching seeds).
 fn probe_bw_in_phase(step: &Ack, phase: usize) -> AckDriver<Bbr> {
+    probe_bw_in_phase_with(&Params::default(), step, phase)
+}
+
+/// As [`probe_bw_in_phase`], for BBR with parameters `p`.
+fn probe_bw_in_phase_with(p: &Params, step: &Ack, phase: usize) -> AckDriver<Bbr> {
     (0..500)
-        .map(|seed| drive_to_probe_bw(bbr_with_seed(seed), step))
+        .map(|seed| drive_to_probe_bw(bbr_with(p.clone(), seed), step))
         .find(|d| d.cc.cycle_idx == phase)
         .expect("some seed starts in this phase")
 }
@@ -402,21 +411,11 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
 
 #[test]
 fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
-    let artifact = |seed| {
-        let p = Params {
-            artifact_base: true,
-            ..Params::default()
-        };
-        let init = CcInit {
-            rng: Rng::stream(seed, 7),
-            ..testing::init()
-        };
-        Bbr::new(p, init)
+    let artifact = Params {
+        artifact_base: true,
+        ..Params::default()
     };
-    let mut d = (0..500)
-        .map(|seed| drive_to_probe_bw(artifact(seed), &steady()))
-        .find(|d| d.cc.cycle_idx == 2)
-        .expect("some seed starts in phase 2");
+    let mut d = probe_bw_in_phase_with(&artifact, &steady(), 2);
     d.ack(steady());
     let refreshed = d.now;
     let slower = steady().rtt(ms(11));
