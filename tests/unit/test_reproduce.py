@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bloatlab import ScenarioError, cli, reproduce
-from bloatlab.reproduce import aict19
+from bloatlab.reproduce import aict19, www21
 
 TOY = """
 from matplotlib.figure import Figure
@@ -116,3 +116,13 @@ def test_aict19_declares_the_papers_grid() -> None:
     assert full["fig12"].grid["flow.bbr.cc"] == [aict19.BBR_SHALLOW_CC]
     # Fig. 11's BBR runs are Fig. 7's: same base scenario, so the same run keys.
     assert full["fig11"].base == full["fig7"].base
+
+
+def test_www21_turns_quality_and_stall_rate_into_the_media_rate_the_link_carried() -> None:
+    # level 4 (10 Mb/s) played with a stall rate of 0.75: 10 Mb/s of media over 1.75 × the video
+    assert www21.media_rate_mbps(4, 0.75) == pytest.approx(10 / 1.75)
+    # between rungs the ladder is linear; level 0 is 1 Mb/s
+    assert www21.media_rate_mbps(9.5, 0) == pytest.approx(23.75)
+    assert www21.media_rate_mbps(0, 1) == pytest.approx(0.5)
+    # Table 1, 100 ms, 10 MB, BBR (3.75, 0.14): about a third of the 25 Mb/s link
+    assert www21.media_rate_mbps(3.75, 0.14) == pytest.approx(9.375 / 1.14)
