@@ -6,7 +6,9 @@ the RTT inflation it causes under deep buffers (Fig. 8), BBR and BBR2 probing RT
 under deep buffers (Table 2's direction), and BBR-S/BBR2-S removing the overestimate (Fig. 16).
 The player-level claims — quality collapsing and stalls appearing under deep buffers (Figs. 4,
 5, 7, 15, Tables 1 and 2's STARTUP shares) — are not reproduced by the dash.js model: they are
-printed in the paper-vs-ours table as misses, not asserted (see README). So is BBR2's estimate
+printed in the paper-vs-ours table as misses, not asserted (see README), with the two derived
+Fig. 4/5 claims that turn the paper's quality and stall rate into the media rate its link carried
+(≤ 7.1 Mb/s at 10 MB; ours 22). So is BBR2's estimate
 at a 2 MB burst: 151 Mb/s against the paper's 108 (+40 %, outside ±30 %; 127 Mb/s on a
 noiseless path, where BBR2 rarely probes RTT).
 """
