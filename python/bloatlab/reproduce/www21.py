@@ -76,7 +76,8 @@ PAPER_TABLE2 = {
     ("bbr2", "10MB"): {"STARTUP": 31.9, "PROBE_BW": 54.8, "DRAIN": 0.16, "PROBE_RTT": 13.1},
 }
 TABLE2_STATES = ("STARTUP", "PROBE_BW", "DRAIN", "PROBE_RTT")
-# The `www21` ladder (Mb/s) by level: 1, then 2.5 … 25 in steps of 2.5.
+# The paper's ladder (§3.2, Mb/s by level: 1, then 2.5 … 25 in steps of 2.5), used to read its
+# quality numbers; the core's `www21` video has the same levels.
 LADDER_MBPS = [1.0] + [2.5 * level for level in range(1, 11)]
 TABLE3_TOLERANCE = 0.3  # relative, per entry
 TABLE1_QUALITY_TOLERANCE = 1.0  # levels
