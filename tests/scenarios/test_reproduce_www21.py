@@ -22,7 +22,8 @@ import pytest
 from reproduction import keep, record_claims
 
 from bloatlab import reproduce as papers
-from bloatlab.reproduce import Claim, Reproduction
+from bloatlab import resolve
+from bloatlab.reproduce import Claim, Reproduction, www21
 
 REPRODUCED = (
     "Fig. 8",
@@ -78,3 +79,8 @@ def test_the_full_reproduction_shows_the_bufferbloat_mechanism(
     result = papers.reproduce("www21", mode="full", out_dir=tmp_path / "full", progress=False)
     keep(result, "www21-full")
     check(result, reproduce)
+
+
+def test_the_papers_ladder_is_the_www21_videos(core: ModuleType) -> None:
+    resolved = resolve(www21.scenario("ladder"))
+    assert resolved["flows"][0]["app"]["video_levels_bps"] == [m * 1e6 for m in www21.LADDER_MBPS]
