@@ -66,13 +66,29 @@ class Findings:
     figures: list[PaperFigure] = field(default_factory=list)
 
 
+Analysis = Callable[[Mapping[str, SweepResults], Mode], Findings]
+
+
+def analyse_all(
+    parts: Iterable[Analysis], results: Mapping[str, SweepResults], mode: Mode
+) -> Findings:
+    """The claims and figures of each part (a figure's or table's analysis), in order."""
+    claims: list[Claim] = []
+    figures: list[PaperFigure] = []
+    for part in parts:
+        found = part(results, mode)
+        claims.extend(found.claims)
+        figures.extend(found.figures)
+    return Findings(claims, figures)
+
+
 @dataclass(frozen=True)
 class Paper:
     name: str
     title: str
     citation: str
     experiments: Callable[[Mode], Sequence[Experiment]]
-    analyse: Callable[[Mapping[str, SweepResults], Mode], Findings]
+    analyse: Analysis
     modes: Mapping[Mode, str] = field(default_factory=dict)  # what each mode runs
 
 

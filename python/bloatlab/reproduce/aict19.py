@@ -43,6 +43,7 @@ from ._base import (
     Mode,
     Paper,
     PaperFigure,
+    analyse_all,
     done,
     mean,
     pct,
@@ -196,13 +197,7 @@ def experiments(mode: Mode) -> list[Experiment]:
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    claims: list[Claim] = []
-    figures: list[PaperFigure] = []
-    for part in (_fig5, _fig7, _fig9, _fig10, _fig11, _fig12):
-        found = part(results, mode)
-        claims.extend(found.claims)
-        figures.extend(found.figures)
-    return Findings(claims, figures)
+    return analyse_all((_fig5, _fig7, _fig9, _fig10, _fig11, _fig12), results, mode)
 
 
 def _bdp(label: Any) -> float:

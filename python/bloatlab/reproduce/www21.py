@@ -40,7 +40,18 @@ from matplotlib.figure import Figure
 from ..builders import HOST_JITTER
 from ..report.html import png
 from ..sweep.table import SweepResults
-from ._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure, done, mean, sweep
+from ._base import (
+    Claim,
+    Experiment,
+    Findings,
+    Mode,
+    Paper,
+    PaperFigure,
+    analyse_all,
+    done,
+    mean,
+    sweep,
+)
 
 RATE_BPS = 25e6
 BASE_RTT_S = 0.1
@@ -785,13 +796,7 @@ def _fig16(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    claims: list[Claim] = []
-    figures: list[PaperFigure] = []
-    for part in (_fig4_5, _table2, _table1, _fig8_9, _table3, _fig7, _fig16):
-        found = part(results, mode)
-        claims.extend(found.claims)
-        figures.extend(found.figures)
-    return Findings(claims, figures)
+    return analyse_all((_fig4_5, _table2, _table1, _fig8_9, _table3, _fig7, _fig16), results, mode)
 
 
 PAPER = Paper(

@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, Paper, PaperFigure
+from .._base import Experiment, Findings, Mode, Paper, analyse_all
 from . import fig3, fig7, fig8, fig9, fig12
 
 FIGURES = (fig3, fig7, fig8, fig9, fig12)
@@ -57,13 +57,7 @@ def experiments(mode: Mode) -> list[Experiment]:
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    claims: list[Claim] = []
-    figures: list[PaperFigure] = []
-    for figure in FIGURES:
-        found = figure.analyse(results, mode)
-        claims.extend(found.claims)
-        figures.extend(found.figures)
-    return Findings(claims, figures)
+    return analyse_all((figure.analyse for figure in FIGURES), results, mode)
 
 
 PAPER = Paper(
