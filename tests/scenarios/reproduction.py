@@ -1,4 +1,4 @@
-"""Shared steps of the `bloatlab reproduce` scenario tests: keep a reproduction's report as a
+"""Shared steps of the `bloatlab reproduce` scenario tests: run a paper, keep its report as a
 test artifact, put its claims in the paper-vs-ours table printed at the end of the run, and
 require every claim but the listed misses."""
 
@@ -6,11 +6,18 @@ from __future__ import annotations
 
 import shutil
 from collections.abc import Set
+from pathlib import Path
 
 import pytest
 
-from bloatlab.reproduce import Reproduction
+from bloatlab import reproduce as papers
+from bloatlab.reproduce import Mode, Reproduction
 from browser import ARTIFACTS, chromium, screenshot
+
+
+def run_paper(paper: str, mode: Mode, folder: Path) -> Reproduction:
+    """Reproduce `paper` in `mode`, quietly, into `folder/<mode>`."""
+    return papers.reproduce(paper, mode=mode, out_dir=folder / mode, progress=False)
 
 
 def keep(result: Reproduction, name: str) -> None:

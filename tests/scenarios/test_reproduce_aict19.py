@@ -12,10 +12,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reproduction import check_claims, keep
-
-from bloatlab import reproduce as papers
-from bloatlab.reproduce import Reproduction
+from reproduction import check_claims, keep, run_paper
 
 # The full protocol's misses (README, AICT'19 fidelity table).
 FULL_MISSES = {
@@ -33,7 +30,7 @@ FULL_MISSES = {
 def test_the_quick_reproduction_holds_every_claim(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = run_paper("quick", tmp_path)
+    result = run_paper("aict19", "quick", tmp_path)
     keep(result, "aict19-quick")
     assert {f.name for f in result.findings.figures} == {
         "fig5",
@@ -50,10 +47,6 @@ def test_the_quick_reproduction_holds_every_claim(
 def test_the_full_reproduction_holds_the_claims_it_reproduces(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = run_paper("full", tmp_path)
+    result = run_paper("aict19", "full", tmp_path)
     keep(result, "aict19-full")
     check_claims(result, reproduce, "AICT'19", FULL_MISSES)
-
-
-def run_paper(mode: str, folder: Path) -> Reproduction:
-    return papers.reproduce("aict19", mode=mode, out_dir=folder / mode, progress=False)  # type: ignore[arg-type]

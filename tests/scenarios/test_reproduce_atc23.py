@@ -14,10 +14,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reproduction import check_claims, keep
-
-from bloatlab import reproduce as papers
-from bloatlab.reproduce import Reproduction
+from reproduction import check_claims, keep, run_paper
 
 # The claims our simulator misses. The testbed runs `tc` on `lo` (the `loopback` topology: ACKs
 # pass the same delay, loss, bucket and queue as the data); its flows go through the nginx-quic
@@ -56,7 +53,7 @@ MISSES_BY_MODE = {"quick": MISSES | QUICK_ONLY, "full": MISSES}
 def test_the_quick_reproduction_holds_the_claims_it_reproduces(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = run_paper("quick", tmp_path)
+    result = run_paper("atc23", "quick", tmp_path)
     keep(result, "atc23-quick")
     assert [f.name for f in result.findings.figures] == ["fig3", "fig7", "fig8", "fig9", "fig12"]
     check_claims(result, reproduce, "ATC'23", MISSES_BY_MODE["quick"])
@@ -66,10 +63,6 @@ def test_the_quick_reproduction_holds_the_claims_it_reproduces(
 def test_the_full_reproduction_holds_the_claims_it_reproduces(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = run_paper("full", tmp_path)
+    result = run_paper("atc23", "full", tmp_path)
     keep(result, "atc23-full")
     check_claims(result, reproduce, "ATC'23", MISSES_BY_MODE["full"])
-
-
-def run_paper(mode: str, folder: Path) -> Reproduction:
-    return papers.reproduce("atc23", mode=mode, out_dir=folder / mode, progress=False)  # type: ignore[arg-type]

@@ -19,9 +19,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from reproduction import keep, record_claims
+from reproduction import keep, record_claims, run_paper
 
-from bloatlab import reproduce as papers
 from bloatlab import resolve
 from bloatlab.reproduce import Claim, Reproduction, www21
 
@@ -57,7 +56,7 @@ def check(result: Reproduction, record: object) -> None:
 def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = papers.reproduce("www21", mode="quick", out_dir=tmp_path / "quick", progress=False)
+    result = run_paper("www21", "quick", tmp_path)
     keep(result, "www21-quick")
     assert {f.name for f in result.findings.figures} == {
         "fig4",
@@ -76,7 +75,7 @@ def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
 def test_the_full_reproduction_shows_the_bufferbloat_mechanism(
     core: ModuleType, tmp_path: Path, reproduce: object
 ) -> None:
-    result = papers.reproduce("www21", mode="full", out_dir=tmp_path / "full", progress=False)
+    result = run_paper("www21", "full", tmp_path)
     keep(result, "www21-full")
     check(result, reproduce)
 
