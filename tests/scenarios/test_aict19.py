@@ -15,13 +15,14 @@ from helpers import run_all
 
 import bloatlab
 from bloatlab.builders import bulk, dumbbell
+from bloatlab.reproduce.aict19 import BBR_CC
 
 QUICK = {"duration": "150s", "window": ("60s", "150s")}
 FULL = {"duration": "300s", "window": ("120s", "240s")}
 
 
 def test_four_bbr_flows_keep_a_standing_queue_of_1_to_1_5_bdp(reproduce) -> None:
-    r = bloatlab.simulate(dumbbell("80Mbps", "25ms", "8BDP", [bulk("bbr", "bbr", 4)], **QUICK))
+    r = bloatlab.simulate(dumbbell("80Mbps", "25ms", "8BDP", [bulk("bbr", BBR_CC, 4)], **QUICK))
     b = r.summary["bottleneck"]
     ours = b["backlog_mean_bdp"]
     ok = reproduce(
@@ -52,7 +53,7 @@ def test_one_cubic_flow_fills_an_8_bdp_buffer(reproduce) -> None:
 def _loss_vs_buffer(buffers: list[float], times: dict) -> dict[float, float]:
     grid = [(buf, n, rate) for buf in buffers for n in (2, 4, 8) for rate in (40, 80, 120)]
     runs = run_all(
-        dumbbell(f"{rate}Mbps", "25ms", f"{buf}BDP", [bulk("bbr", "bbr", n)], **times)
+        dumbbell(f"{rate}Mbps", "25ms", f"{buf}BDP", [bulk("bbr", BBR_CC, n)], **times)
         for buf, n, rate in grid
     )
     loss: dict[float, list[float]] = {}

@@ -114,6 +114,10 @@ def test_aict19_declares_the_papers_grid() -> None:
     assert len(quick["fig7"].points()) < len(full["fig7"].points())
     assert aict19.BBR_SHALLOW_CC in full["fig11"].grid["flow.bbr.cc"]
     assert full["fig12"].grid["flow.bbr.cc"] == [aict19.BBR_SHALLOW_CC]
+    # The testbed ran Linux 4.17: BBR and BBR Shallow both run that kernel's provisioning.
+    assert aict19.BBR_CC["kernel"] == aict19.BBR_SHALLOW_CC["kernel"] == "4.17"
+    for name in ("fig5-bbr", "fig7", "fig10"):
+        assert full[name].base["flow"][0]["cc"] == aict19.BBR_CC
     # Fig. 11's BBR runs are Fig. 7's: same base scenario, so the same run keys.
     assert full["fig11"].base == full["fig7"].base
 

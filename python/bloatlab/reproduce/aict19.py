@@ -3,8 +3,8 @@ of TCP BBR and TCP CUBIC at the Network Bottleneck", AICT 2019.
 
 Testbed: a dumbbell through a Linux router, 25 ms round-trip propagation (NetEm), tc-tbf with
 small buckets (modelled here as a plain rate-limited line), drop-tail queue, Linux 4.17 BBRv1
-and CUBIC, 5-minute runs; the hosts' timing jitter is `builders.HOST_JITTER`. Table I: 2, 4, 8
-flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
+(the core's `kernel = "4.17"`) and CUBIC, 5-minute runs; the hosts' timing jitter is
+`builders.HOST_JITTER`. Table I: 2, 4, 8 flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
 
 | figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
 |------------|--------------------------|-------------------------------------|--------------------|
@@ -35,6 +35,7 @@ from matplotlib.figure import Figure
 from ..analysis.timeseries import bins, crossing, group_mean, group_rates, queue_series, switches
 from ..builders import HOST_JITTER, bulk, dumbbell
 from ..report.html import png
+from ..sweep.spec import label as sweep_label
 from ..sweep.table import SweepResults
 from ._base import (
     Claim,
@@ -50,9 +51,15 @@ from ._base import (
     sweep,
 )
 
+# The testbed's Raspberry Pis ran Linux 4.17, whose BBR provisions less inflight than the
+# core's default (v5.4 on): no ACK-aggregation allowance, no +2 packets while probing, DRAIN
+# and gain-cycle checks on packets in flight (`kernel = "4.17"`, `cc/bbr/mod.rs`).
+KERNEL = "4.17"
+BBR_CC: Any = {"kind": "bbr", "kernel": KERNEL}
+BBR_LABEL = sweep_label(BBR_CC)  # how sweep tables name it
 # BBR Shallow (Claypool, [22]): BBRv1 with its PROBE_BW cwnd gain at 1.5 instead of 2. The
 # core names it `bbr-shallow`; `{ kind = "bbr", cwnd_gain = 1.5 }` gives the same runs.
-BBR_SHALLOW_CC: Any = "bbr-shallow"
+BBR_SHALLOW_CC: Any = {"kind": "bbr-shallow", "kernel": KERNEL}
 
 RTT = "25ms"
 FLOWS = [2, 4, 8]
@@ -86,7 +93,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "80Mbps",
         RTT,
         "8BDP",
-        [bulk("bbr", "bbr", 4)],
+        [bulk("bbr", BBR_CC, 4)],
         "300s" if full else "120s",
         name="aict19-standing-queue",
         window=MINUTE,
@@ -106,7 +113,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "80Mbps",
         RTT,
         "1BDP",
-        [bulk("bbr", "bbr", 2)],
+        [bulk("bbr", BBR_CC, 2)],
         run,
         name="aict19-bbr-loss",
         window=STEADY,
@@ -116,7 +123,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "80Mbps",
         RTT,
         "1BDP",
-        [bulk("bbr", "bbr", 2), bulk("cubic", "cubic", 2)],
+        [bulk("bbr", BBR_CC, 2), bulk("cubic", "cubic", 2)],
         run,
         name="aict19-bbr-cubic",
         window=STEADY,
@@ -130,7 +137,7 @@ def experiments(mode: Mode) -> list[Experiment]:
     shallow_grid = {
         **loss_grid,
         "bottleneck.queue.limit": [_buffer(b) for b in loss_buffers if b <= 2.0],
-        "flow.bbr.cc": ["bbr", BBR_SHALLOW_CC],
+        "flow.bbr.cc": [BBR_CC, BBR_SHALLOW_CC],
     }
     return [
         Experiment(
@@ -592,8 +599,8 @@ def _fig9(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 def _fig11(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     rows = done(results["fig11"])
     by_cc = {
-        "bbr": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] == "bbr"]),
-        "shallow": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] != "bbr"]),
+        "bbr": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] == BBR_LABEL]),
+        "shallow": _loss_by_buffer([r for r in rows if r["flow.bbr.cc"] != BBR_LABEL]),
     }
     means = {cc: {b: mean(v) for b, v in loss.items()} for cc, loss in by_cc.items()}
     claims = []

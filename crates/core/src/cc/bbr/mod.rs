@@ -57,6 +57,21 @@
 //! * draft-cardwell-iccrg-bbr-congestion-control-00 (where Linux differs, Linux wins).
 //! * bloatlab `specs/cca.md` §1.
 //!
+//! # Kernel releases (`kernel`)
+//!
+//! The default follows v5.4 and later. `kernel = "4.17"` runs the inflight provisioning
+//! of v4.16–v4.19 (the AICT'19 testbed ran v4.17); the rest of the algorithm is the same:
+//!
+//! | | `"4.17"` | `"5.x"` (default) |
+//! |---|---|---|
+//! | ACK-aggregation allowance (`extra_acked`) | none | added in v5.1 |
+//! | +2 packets on the probing phase's target | none | v5.1 (every PROBE_BW phase until v5.4 limited it to phase 0) |
+//! | DRAIN exit and gain-cycle checks count | packets in flight | packets still in the network at the next departure (v4.20, EDT) |
+//!
+//! Both pace about 1 % below the estimate: explicitly since v4.20 (`bbr_pacing_margin_percent`),
+//! implicitly before ("~1%", by leaving link-layer headers out of the rate, as the v4.x
+//! comment says), so `pacing_margin_percent` stays 1 in both.
+//!
 //! # Deviations
 //!
 //! * Bandwidth is an `f64` in packets per second, not Linux's 2^24-scaled
@@ -187,7 +202,7 @@ mod tests;
 
 pub(crate) use ack_aggregation::AckAggregation;
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
-pub use params::Params;
+pub use params::{Kernel, Params};
 pub use percentile::{PercentileFilter, PercentileHistory};
 pub(crate) use probe_rtt::{HoldStep, ProbeRttHold};
 pub(crate) use startup::FullBw;

@@ -13,7 +13,7 @@
 //!   init_pacing_bw        = cwnd / (srtt in whole µs, or 1 ms before any sample)
 //! ```
 
-use super::{Bbr, State, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS};
+use super::{Bbr, Kernel, State, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS};
 use crate::cc::Conn;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -135,14 +135,19 @@ impl Bbr {
         self.quantization_budget(bdp(bw, self.min_rtt, gain))
     }
 
-    /// Linux `bbr_quantization_budget`, with the +2 of the first (probing) PROBE_BW phase.
+    /// Linux `bbr_quantization_budget`, with the +2 of the first (probing) PROBE_BW phase
+    /// (not before v5.1).
     pub(super) fn quantization_budget(&self, cwnd: u32) -> u32 {
-        let probing = self.state == State::ProbeBw && self.cycle_idx == 0;
+        let probing =
+            self.p.kernel == Kernel::V5 && self.state == State::ProbeBw && self.cycle_idx == 0;
         quantization_budget(cwnd, self.tso_segs_goal(), probing)
     }
 
-    /// Linux `bbr_packets_in_net_at_edt`.
+    /// Linux `bbr_packets_in_net_at_edt`; before v4.20 (no EDT), the packets in flight.
     pub(super) fn in_net_at_edt(&self, now: Time, conn: &Conn, inflight_now: u32) -> u32 {
+        if self.p.kernel == Kernel::V4_17 {
+            return inflight_now;
+        }
         let edt_skb = if self.pacing_gain > 1.0 {
             self.tso_segs_goal()
         } else {

@@ -4,6 +4,21 @@
 use super::*;
 use serde::Deserialize;
 
+/// The mainline `tcp_bbr.c` a flow runs. BBR v1's algorithm is the same in every release;
+/// these are the releases whose inflight provisioning differs (see the module header).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+pub enum Kernel {
+    /// v5.4 and later (the spec's reference): the ACK-aggregation allowance (v5.1), +2
+    /// packets in the probing phase (v5.1, limited to that phase in v5.4), and DRAIN and
+    /// gain-cycle checks on the packets in the network at the next departure (v4.20, EDT).
+    #[default]
+    #[serde(rename = "5.x")]
+    V5,
+    /// v4.16–v4.19 (e.g. the AICT'19 testbed's v4.17): none of those three.
+    #[serde(rename = "4.17")]
+    V4_17,
+}
+
 /// BBR v1 parameters. Gains are plain factors (Linux's k/256 fractions are exact in `f64`).
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
@@ -32,6 +47,10 @@ pub struct Params {
     /// Run the oBBR artifact's nginx-quic BBR base instead (overrides `extra_acked_gain`,
     /// `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`, `probe_rtt_srtt_cap`).
     pub artifact_base: bool,
+    /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
+    /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, no +2 in the probing phase,
+    /// DRAIN and gain-cycle checks on packets in flight; see [`Kernel`]).
+    pub kernel: Kernel,
     /// cwnd floor and PROBE_RTT cwnd, packets (`bbr_cwnd_min_target`).
     pub min_cwnd: u32,
     /// STARTUP keeps going while max_bw grows by this factor per round.
@@ -80,6 +99,7 @@ impl Default for Params {
             probe_rtt_wait_for_drain: true,
             probe_rtt_srtt_cap: 0.0,
             artifact_base: false,
+            kernel: Kernel::default(),
             min_cwnd: CWND_MIN_TARGET,
             full_bw_thresh: FULL_BW_THRESH,
             full_bw_rounds: FULL_BW_ROUNDS,
@@ -106,9 +126,18 @@ impl Params {
     /// differs from Linux in v1 parameters: no ACK-aggregation allowance, no pacing margin,
     /// no long-term (policer) mode, and a PROBE_RTT hold of min(2·srtt, 200 ms) from the
     /// entering ACK.
+    /// With `kernel = "4.17"`, there is no ACK-aggregation allowance (v5.1 added it).
     pub fn effective(self) -> Self {
-        if !self.artifact_base {
-            return self;
+        let own = if self.kernel == Kernel::V4_17 {
+            Params {
+                extra_acked_gain: 0.0,
+                ..self
+            }
+        } else {
+            self
+        };
+        if !own.artifact_base {
+            return own;
         }
         Params {
             extra_acked_gain: 0.0,
@@ -116,7 +145,7 @@ impl Params {
             lt_enabled: false,
             probe_rtt_wait_for_drain: false,
             probe_rtt_srtt_cap: ARTIFACT_PROBE_RTT_SRTTS,
-            ..self
+            ..own
         }
     }
 

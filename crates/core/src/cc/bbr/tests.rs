@@ -337,6 +337,56 @@ fn aggregated_acks_raise_the_cwnd_target_by_the_extra_acked() {
 }
 
 #[test]
+fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() {
+    let v4_17 = Params {
+        kernel: Kernel::V4_17,
+        ..Params::default()
+    };
+    let mut d = probe_bw_in_phase_with(&v4_17, &steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.cwnd(), 26); // even(ceil(1000 · 10 ms · 2) + 3·2), no extra_acked
+                                 // The aggregated ACKs that raise v5's target by 12 (above) change nothing here.
+    d.ack(ack(4, ms(2), ms(10), 10, ms(10)));
+    d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
+    d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
+    assert_eq!((d.cc.aggregation_cwnd(), d.cc.cwnd()), (0, 26));
+    // 1002.5 pkt/s: bdp 21, target even(21 + 6) = 28 in every phase, the probing one too.
+    let faster = ack(2, ms(2), ms(10), 10, Duration::from_micros(9975));
+    let mut phases = std::collections::BTreeSet::new();
+    for _ in 0..40 {
+        d.ack(faster.clone());
+        phases.insert(d.cc.cycle_idx);
+        assert_eq!(d.cc.cwnd(), 28, "phase {}", d.cc.cycle_idx);
+    }
+    assert!(phases.contains(&0), "never probed: {phases:?}");
+}
+
+#[test]
+fn kernel_4_17_drains_on_packets_in_flight_without_the_departure_credit() {
+    let v4_17 = Params {
+        kernel: Kernel::V4_17,
+        ..Params::default()
+    };
+    let mut d = AckDriver::new(bbr_with(v4_17, 1));
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.state, State::Drain);
+    d.fill_window = false;
+    let mut acks = 0;
+    while d.cc.state == State::Drain {
+        d.conn.next_departure = d.now + ms(2) + ms(4); // credited by v4.20+ (test above)
+        d.ack(steady());
+        acks += 1;
+    }
+    // STARTUP's target was even(29 + 6) = 36 without extra_acked: inflight 34, 32, …, 16 =
+    // inflight(bw, 1) on the 10th ACK, however soon the next packet may leave.
+    assert_eq!(acks, 10);
+}
+
+#[test]
 fn aggregation_cwnd_is_capped_at_100_ms_of_bandwidth() {
     // 100 pkt/s, min_rtt 100 ms: cap = 10 packets; tso goal 1 at gain 1 (143 352 B/s < 150 000).
     let slow = ack(2, ms(20), ms(100), 10, ms(100));
@@ -634,6 +684,7 @@ fn defaults_match_spec() {
     );
     assert_eq!(p.ack_epoch_acked_reset, 1 << 20);
     assert!(p.lt_enabled);
+    assert_eq!(p.kernel, Kernel::V5);
     assert_eq!(
         (
             p.lt_intvl_min_rounds,
@@ -667,6 +718,13 @@ fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("cwnd_gian"), "{e}");
+    let old: Params = serde_json::from_str(r#"{"kernel": "4.17"}"#).unwrap();
+    assert_eq!(old.kernel, Kernel::V4_17);
+    assert_eq!(old.effective().extra_acked_gain, 0.0);
+    let e = serde_json::from_str::<Params>(r#"{"kernel": "4.18"}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("4.17") && e.contains("5.x"), "{e}");
     let bad = Params {
         pacing_gain_cycle: vec![1.25, 0.75],
         ..Params::default()
