@@ -737,6 +737,11 @@ def _fig16(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     rows = done(results["fig16"])
     quality, stall = _means(rows, QUALITY, "flow.video.cc"), _means(rows, STALL, "flow.video.cc")
     bw = _means(rows, BW, "flow.video.cc")
+    goodput = _means(rows, GOODPUT, "flow.video.cc")
+
+    def carried(cc: str) -> str:
+        return f"goodput {goodput.get((cc,), math.nan) / 1e6:.1f} Mb/s"
+
     claims = []
     for cc in ("bbr-s", "bbr2-s"):
         q, s = quality.get((cc,), math.nan), stall.get((cc,), math.nan)
@@ -748,6 +753,7 @@ def _fig16(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 f"{_q(q)}, {_q(s)}",
                 "≥ 8.5, ≤ 0.05",
                 q >= 8.5 and s <= 0.05,
+                note=carried(cc),
             )
         )
         est = bw.get((cc,), math.nan)
@@ -771,6 +777,7 @@ def _fig16(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 f"{_q(q)}, {_q(s)}",
                 "quality ≤ 6",
                 q <= 6,
+                note=carried(cc),
             )
         )
     fig = Figure(figsize=(7, 3.4), layout="constrained")
