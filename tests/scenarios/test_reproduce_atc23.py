@@ -24,9 +24,8 @@ from reproduction import check_claims, keep, run_paper
 # sender's loss detection and recovery stay TCP's (SACK, RACK-TLP), not QUIC's.
 MISSES = {
     # BBR alone at R = 0.5 retransmits 7.4–8.2 % (paper 8.41 %), but up to 24–27 % with 3 flows
-    # (paper 15.25 % at most), and 3.7–3.8× oBBR-1's bytes after the drop (paper 2.09×).
+    # (paper 15.25 % at most).
     "Fig. 8 BBR's retransmission ratio, 1 flow and at most",
-    "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
     # oBBR-1 retransmits at most 3.4–3.7 % with 1–5 flows (paper 7.59 %).
     "Fig. 8 oBBR-1's highest retransmission ratio over 1–5 flows",
     # The QUIC BBRv2 keeps 91–92 % of the link at 1 % loss (below its 2 % threshold) and
@@ -36,8 +35,8 @@ MISSES = {
     "Fig. 7 60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
     # BBR with cwnd gain 1 still takes 29 % at R = 0.5 (12–20 % at R 0.8–2, 1 % at R = 16).
     "Fig. 3 g = 1: BBR can hardly compete at any R",
-    # Against BBR in 1 BDP oBBR-0.5 takes 62 % (paper 40.5 %); BBRv2 takes 15–43 % from oBBR at
-    # R = 0.5 where CUBIC takes 4–18 %.
+    # Against BBR in 1 BDP oBBR-0.5 takes 60–62 % (paper 40.5 %); BBRv2 takes 16–45 % from oBBR
+    # at R = 0.5 where CUBIC takes 5–16 %.
     "Fig. 12 oBBR-0.5 against BBR at R = 1: oBBR's share",
     "Fig. 12 at R = 0.5, BBRv2's share against oBBR is like CUBIC's",
 }
@@ -47,7 +46,14 @@ MISSES = {
 QUICK_ONLY = {
     "Fig. 3 g = 2: BBR's share falls as R grows (0.5 → 16)",
 }
-MISSES_BY_MODE = {"quick": MISSES | QUICK_ONLY, "full": MISSES}
+# And the three seeds miss two that seed 1 holds: BBR retransmits 2.99× oBBR-1's bytes after the
+# drop (seed 1: 2.39×; paper 2.09×, tolerance 2.93×), and oBBR-1 takes 43.9 % from BBR at
+# R = 0.5 (seed 1: 42.9 %; paper 33 %, tolerance 43 %).
+FULL_ONLY = {
+    "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
+    "Fig. 12 oBBR-1 against BBR at R = 0.5: oBBR's share",
+}
+MISSES_BY_MODE = {"quick": MISSES | QUICK_ONLY, "full": MISSES | FULL_ONLY}
 
 
 def test_the_quick_reproduction_holds_the_claims_it_reproduces(

@@ -1,17 +1,24 @@
 //! oBBR's "timely bandwidth updates": detect a bandwidth drop, lower the
-//! estimate to the mean of recent samples, and revert if delivery got worse.
+//! estimate to the largest of the recent samples (the paper: their mean), and
+//! revert if delivery got worse.
 //!
 //! ```text
 //!   per valid non-app-limited sample in PROBE_BW:  ring[i++ mod k] = s
 //!                                                  low = (s < 0.75 · max_bw) ? low + 1 : 0
 //!   per ACK:  high = (rtt_latest > 2.5 · min_rtt) ? high + 1 : 0
-//!   on an ACK with loss, idle, and (low ≥ k or high > k):  phase = 0, restart the score window
+//!   on an ACK with loss, idle, and ((low ≥ k and the last revert is > 10 · min_rtt old) or high > k):
+//!             phase = 0, restart the score window
 //!
 //!   every T (200 ms) window:  U = delivered − 10 · unacked
-//!     phase 0, 1:  S1 = S2, S2 = U;  at phase 1: backup = max_bw, max_bw := mean(ring), low = high = 0
-//!     phase 2, 3:  S3 = S4, S4 = U;  at phase 3: if S3 + S4 < S1 + S2 and the last revert is
-//!                                    > 10 · min_rtt old: push backup into the max filter; idle
+//!     phase 0, 1:  S1 = S2, S2 = U;  at phase 1: backup = max_bw, max_bw := max(ring), low = high = 0
+//!     phase 2, 3:  S3 = S4, S4 = U;  at phase 3: if S3 + S4 < S1 + S2: push backup into the max
+//!                                    filter, last revert = now; idle
 //! ```
+//!
+//! `max(ring)` is the artifact's code (three versions of `ngx_bbr.c`: 14af1f3, 525597c,
+//! cb4955b); it also computes the mean (`bw_sum`) and does not use it. The paper (§4) and
+//! `specs/cca.md` §6 say the mean: `drop_reset = "mean"`. The spec also puts the hold-off on
+//! the revert; the code puts it on the low-bandwidth trigger, as here.
 //!
 //! So two windows are scored with the old estimate, two with the new, and the
 //! estimate is restored when the second pair scored lower. Entering or staying
@@ -25,14 +32,14 @@
 //! does not lend a per-packet "bytes sent" snapshot). Scores are in packets,
 //! the artifact's in bytes: only their comparison matters.
 
-use super::Params;
+use super::{DropReset, Params};
 use crate::time::{Duration, Time};
 
 /// What the detector asks of the bandwidth filter on this ACK.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) enum Action {
     None,
-    /// Replace the estimate with this mean (packets/s).
+    /// Replace the estimate with this (packets/s).
     ResetTo(f64),
     /// Offer the pre-reset estimate (packets/s) back to the max filter.
     Restore(f64),
@@ -118,7 +125,15 @@ impl BwDrop {
         };
         self.high_rtt = if rtt_high { self.high_rtt + 1 } else { 0 };
         let k = self.ring.len() as u32;
-        if lost_now && (self.low_bw >= k || self.high_rtt > k) && self.phase.is_none() {
+        let held_off = match (self.last_revert, min_rtt) {
+            (None, _) => false,
+            (Some(t), Some(m)) => {
+                now.saturating_since(t) <= m.mul_f64(p.revert_holdoff_rtts as f64)
+            }
+            (Some(_), None) => true,
+        };
+        let low_bw = self.low_bw >= k && !held_off;
+        if lost_now && (low_bw || self.high_rtt > k) && self.phase.is_none() {
             self.phase = Some(0);
             self.restart = true;
         }
@@ -146,8 +161,10 @@ impl BwDrop {
                 self.scores[1] = score;
                 if phase == 1 {
                     self.backup = max_bw;
-                    action =
-                        Action::ResetTo(self.ring.iter().sum::<f64>() / self.ring.len() as f64);
+                    action = Action::ResetTo(match p.drop_reset {
+                        DropReset::Max => self.ring.iter().copied().fold(0.0, f64::max),
+                        DropReset::Mean => self.ring.iter().sum::<f64>() / self.ring.len() as f64,
+                    });
                     self.low_bw = 0;
                     self.high_rtt = 0;
                 }
@@ -157,13 +174,7 @@ impl BwDrop {
                 self.scores[3] = score;
                 if phase == 3 {
                     let [s1, s2, s3, s4] = self.scores;
-                    let holdoff = min_rtt.map(|m| m.mul_f64(p.revert_holdoff_rtts as f64));
-                    let may_revert = match (self.last_revert, holdoff) {
-                        (None, _) => true,
-                        (Some(t), Some(h)) => now.saturating_since(t) > h,
-                        (Some(_), None) => false,
-                    };
-                    if s3 + s4 < s1 + s2 && may_revert {
+                    if s3 + s4 < s1 + s2 {
                         action = Action::Restore(self.backup);
                         self.last_revert = Some(now);
                     }

@@ -14,9 +14,9 @@
 //!    cwnd is also hard-capped at `max(gain·BDP, 4)`, without v1's allowances.
 //! 2. **Timely bandwidth updates** (`bw_drop.rs`). k consecutive samples below
 //!    0.75·BtlBw, or more than k RTTs above 2.5·RTprop, followed by a loss,
-//!    replace the max filter's estimate by the mean of the last k samples; the
-//!    old value is restored if the delivery score `U = delivered − 10·unacked`
-//!    over the next 2T is lower than over the 2T before.
+//!    replace the max filter's estimate by the largest of the last k samples
+//!    (the paper: their mean); the old value is restored if the delivery score
+//!    `U = delivered − 10·unacked` over the next 2T is lower than over the 2T before.
 //!
 //! ```text
 //!   per ACK:  update_cc_mode (gain, RTT counter, detection, scoring)       skipped in STARTUP
@@ -45,9 +45,9 @@
 //! |---|---|---|---|
 //! | g_max | 2 ("g_max = 2") | 2.05 | `g_max` |
 //! | RTT threshold | (g_max + 0.5)·RTprop | 2.5·RTprop | `rtt_ratio` |
-//! | drop trigger | k low-bw **or** k high-RTT samples | same, but only on an ACK that reports loss, RTT count strict (> k), RTT counted in any state | — |
-//! | new estimate | mean of k recent samples | same (ring of the last k PROBE_BW samples, unfilled slots 0) | — |
-//! | revert | if the 2T score drops | if S3+S4 < S1+S2, at most once per 10·min_rtt | `revert_holdoff_rtts` |
+//! | drop trigger | k low-bw **or** k high-RTT samples | same, but only on an ACK that reports loss, RTT count strict (> k), RTT counted in any state; the low-bw trigger waits 10·min_rtt after a revert | `revert_holdoff_rtts` |
+//! | new estimate | mean of k recent samples | the largest of them (ring of the last k PROBE_BW samples, unfilled slots 0; the mean is computed and unused) | `drop_reset = "mean"` |
+//! | revert | if the 2T score drops | if S3+S4 < S1+S2 | — |
 //! | probing floor | g ≥ 1.25 when probing | same, plus g_max after 3 s without loss | `probe_floor`, `no_loss_boost_ms` |
 //! | STARTUP | — | oBBR idle in STARTUP unless ≥ 10 % of delivered was lost | `startup_loss_percent` |
 //! | RTT < RTprop | — | unsigned wrap: g = g_max | `clamp_rtt_excess` (g = 1) |
@@ -96,7 +96,7 @@
 //! | `UNACKED_WEIGHT` | 10 | — | U = delivered − 10·unacked | §4.2 |
 //! | `PROBE_FLOOR` | 1.25 | — | least cwnd gain while pacing_gain > 1 | §5.1; `ngx_max(1.25, gain)` |
 //! | `NO_LOSS_BOOST_MS` | 3000 | ms | after this long without loss, probe with g_max | `ngx_bbr_loss_timer_win_size_ms` |
-//! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | least time between two reverts | `10 * bbr->min_rtt` |
+//! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | after a revert, no low-bandwidth detection for this long | `10 * bbr->min_rtt` |
 //! | `STARTUP_LOSS_PERCENT` | 10 | % | oBBR acts in STARTUP only at this cumulative loss | `total_loss * 100.0 / total_acked < 10.0` |
 
 mod bw_drop;
@@ -133,10 +133,22 @@ pub const UNACKED_WEIGHT: u32 = 10; // ATC'23 §4.2; ngx_bbr.c update_cc_mode
 pub const PROBE_FLOOR: f64 = 1.25; // ATC'23 §5.1; ngx_bbr.c set_cwnd
 /// Without loss for this long, the probing phase uses g_max (not in the paper).
 pub const NO_LOSS_BOOST_MS: u64 = 3000; // ngx_bbr.c ngx_bbr_loss_timer_win_size_ms
-/// At most one revert per this many min_rtt (not in the paper).
+/// After a revert, low-bandwidth samples flag no drop for this many min_rtt (not in the paper).
 pub const REVERT_HOLDOFF_RTTS: u32 = 10; // ngx_bbr.c re_timer
 /// In STARTUP oBBR stays out unless this share of the delivered data was lost (not in the paper).
 pub const STARTUP_LOSS_PERCENT: f64 = 10.0; // ngx_bbr.c update_cc_mode
+
+/// What a detected bandwidth drop resets the estimate to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DropReset {
+    /// The largest of the last k samples: the artifact computes their mean (`bw_sum`) but
+    /// resets the filter to `max_bw`.
+    #[default]
+    Max,
+    /// The mean of the last k samples, as the paper (§4) and the spec describe it.
+    Mean,
+}
 
 /// oBBR parameters; `bbr` holds the v1 parameters underneath.
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -162,12 +174,15 @@ pub struct Params {
     pub probe_floor: f64,
     /// Probe with g_max after this long without loss, ms.
     pub no_loss_boost_ms: u64,
-    /// Least time between reverts, in min_rtt.
+    /// After a revert, the low-bandwidth trigger waits this many min_rtt.
     pub revert_holdoff_rtts: u32,
     /// oBBR acts in STARTUP only once this percentage of delivered packets was lost.
     pub startup_loss_percent: f64,
     /// RTT below min_rtt on a loss: false = the artifact's unsigned wrap (g = g_max), true = g = 1.
     pub clamp_rtt_excess: bool,
+    /// The estimate a detected drop sets: the largest of the last k samples (the artifact's
+    /// code) or their mean (the paper's §4 and `specs/cca.md` §6).
+    pub drop_reset: DropReset,
     /// BBR v1 parameters (Linux defaults).
     pub bbr: BbrParams,
 }
@@ -188,6 +203,7 @@ impl Default for Params {
             revert_holdoff_rtts: REVERT_HOLDOFF_RTTS,
             startup_loss_percent: STARTUP_LOSS_PERCENT,
             clamp_rtt_excess: false,
+            drop_reset: DropReset::default(),
             bbr: BbrParams::default(),
         }
     }
@@ -333,9 +349,9 @@ impl Obbr {
         let filter = self.bbr.bw_filter_mut();
         match action {
             Action::None => {}
-            Action::ResetTo(mean) => {
+            Action::ResetTo(estimate) => {
                 filter.reset(round);
-                filter.update(round, mean, false);
+                filter.update(round, estimate, false);
             }
             Action::Restore(backup) => filter.update(round, backup, false),
         }

@@ -56,6 +56,7 @@ fn defaults_match_spec() {
     assert_eq!((p.probe_floor, p.no_loss_boost_ms), (1.25, 3000));
     assert_eq!((p.revert_holdoff_rtts, p.startup_loss_percent), (10, 10.0));
     assert!(!p.clamp_rtt_excess && !p.bbr.artifact_base);
+    assert_eq!(p.drop_reset, DropReset::Max); // the artifact's code, not the paper's mean
     assert_eq!(p.bbr, BbrParams::default());
     assert!(p.validate().is_ok());
     let bad = Params {
@@ -224,7 +225,7 @@ fn score_windows(d: &mut AckDriver<Obbr>, lossy: &[usize]) {
         d.ack(if lossy.contains(&j) { a.lost(1) } else { a });
         match j {
             21 => assert_eq!(d.cc.bbr().max_bw(), 1000.0, "old estimate for two windows"),
-            22 => assert_eq!(d.cc.bbr().max_bw(), 500.0, "mean of the last 30 samples"),
+            22 => assert_eq!(d.cc.bbr().max_bw(), 500.0, "the last 30 samples, all 500"),
             _ => {}
         }
     }
@@ -232,7 +233,7 @@ fn score_windows(d: &mut AckDriver<Obbr>, lossy: &[usize]) {
 }
 
 #[test]
-fn k_low_samples_and_a_loss_reset_the_estimate_to_their_mean_after_two_windows() {
+fn k_low_samples_and_a_loss_reset_the_estimate_after_two_windows() {
     let mut d = drop_path(10);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
     flag_drop(&mut d);
@@ -246,27 +247,57 @@ fn k_low_samples_and_a_loss_reset_the_estimate_to_their_mean_after_two_windows()
 }
 
 #[test]
+fn the_new_estimate_is_the_largest_recent_sample_or_with_drop_reset_mean_their_mean() {
+    for (drop_reset, expected) in [(DropReset::Max, 600.0), (DropReset::Mean, 500.0)] {
+        let mut d = drop_path(10);
+        d.cc.p.drop_reset = drop_reset;
+        // 30 samples alternating 400 and 600 (both < 0.75 · 1000), then a loss.
+        let low = |i: usize| ack(10, if i % 2 == 0 { 400.0 } else { 600.0 });
+        for i in 0..30 {
+            d.ack(low(i));
+        }
+        d.ack(low(30).lost(1));
+        assert_eq!(d.cc.drop.phase, Some(0));
+        for j in 31..=52 {
+            d.ack(low(j));
+        }
+        assert_eq!(d.cc.bbr().max_bw(), expected, "{drop_reset:?}");
+    }
+}
+
+#[test]
 fn a_worse_score_with_the_new_estimate_reverts_to_the_old_one() {
     let mut d = drop_path(10);
     flag_drop(&mut d);
     score_windows(&mut d, &[25, 40]);
     assert_eq!(d.cc.drop.scores(), [22, 22, 12, 12]); // 22 − 10 · 1
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
-    // A second drop and bad score ~150 ms later reverts again (hold-off 10 · 10 ms) ...
-    flag_drop(&mut d);
-    score_windows(&mut d, &[25, 40]);
-    assert_eq!(d.cc.bbr().max_bw(), 1000.0);
 }
 
 #[test]
-fn a_second_revert_within_the_hold_off_is_suppressed() {
-    let mut d = drop_path(100); // 1 s
+fn after_a_revert_low_samples_flag_no_drop_for_ten_min_rtts_but_high_rtts_do() {
+    let mut d = drop_path(10); // 10 · 10 ms
     flag_drop(&mut d);
     score_windows(&mut d, &[25, 40]);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
-    flag_drop(&mut d);
+    let reverted = d.now; // at the end of the fourth window, the 44th ACK
+                          // 31 low samples and a loss 64 ms after it: held off.
+    d.acks(31, ack(10, 500.0));
+    d.ack(ack(10, 500.0).lost(1));
+    assert!(d.now - reverted <= ms(100));
+    assert_eq!(d.cc.drop.phase, None, "within the hold-off");
+    // Once 100 ms have passed, the next low sample with a loss flags it.
+    while d.now - reverted <= ms(100) {
+        d.ack(ack(10, 500.0));
+    }
+    d.ack(ack(10, 500.0).lost(1));
+    assert_eq!(d.cc.drop.phase, Some(0));
     score_windows(&mut d, &[25, 40]);
-    assert_eq!(d.cc.bbr().max_bw(), 500.0);
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0, "reverted again");
+    // Within the new hold-off, more than k high RTTs and a loss still flag a drop.
+    d.acks(31, ack(26, 1000.0)); // 26 > 2.5 · 10
+    d.ack(ack(26, 1000.0).lost(1));
+    assert_eq!(d.cc.drop.phase, Some(0));
 }
 
 #[test]
