@@ -252,7 +252,7 @@ fn the_new_estimate_is_the_largest_recent_sample_or_with_drop_reset_mean_their_m
         let mut d = drop_path(10);
         d.cc.p.drop_reset = drop_reset;
         // 30 samples alternating 400 and 600 (both < 0.75 · 1000), then a loss.
-        let low = |i: usize| ack(10, if i % 2 == 0 { 400.0 } else { 600.0 });
+        let low = |i: usize| ack(10, if i.is_multiple_of(2) { 400.0 } else { 600.0 });
         for i in 0..30 {
             d.ack(low(i));
         }
