@@ -106,6 +106,17 @@ impl BwDrop {
         self.restart = true;
     }
 
+    /// Within `revert_holdoff_rtts` min_rtt of the last revert, low samples flag no drop (`re_timer`).
+    fn held_off(&self, p: &Params, now: Time, min_rtt: Option<Duration>) -> bool {
+        match (self.last_revert, min_rtt) {
+            (None, _) => false,
+            (Some(t), Some(m)) => {
+                now.saturating_since(t) <= m.mul_f64(p.revert_holdoff_rtts as f64)
+            }
+            (Some(_), None) => true,
+        }
+    }
+
     /// `update_cc_mode`'s detection and scoring. `delivered`/`lost` are the
     /// connection's cumulative packet counts; `max_bw` the estimate before this ACK.
     #[allow(clippy::too_many_arguments)]
@@ -125,14 +136,7 @@ impl BwDrop {
         };
         self.high_rtt = if rtt_high { self.high_rtt + 1 } else { 0 };
         let k = self.ring.len() as u32;
-        let held_off = match (self.last_revert, min_rtt) {
-            (None, _) => false,
-            (Some(t), Some(m)) => {
-                now.saturating_since(t) <= m.mul_f64(p.revert_holdoff_rtts as f64)
-            }
-            (Some(_), None) => true,
-        };
-        let low_bw = self.low_bw >= k && !held_off;
+        let low_bw = self.low_bw >= k && !self.held_off(p, now, min_rtt);
         if lost_now && (low_bw || self.high_rtt > k) && self.phase.is_none() {
             self.phase = Some(0);
             self.restart = true;
