@@ -25,6 +25,7 @@
 //! `inflight_latest` (the round's highest delivery rate and volume) as the
 //! floor of the cut.
 
+use super::params::QUIC_MAX_DATAGRAM_BYTES;
 use super::{Bbr2, Phase, State};
 use crate::cc::bbr::BwFilter;
 use crate::cc::Conn;
@@ -298,7 +299,14 @@ impl Bbr2 {
     /// 1 packet per `bw_probe_up_cnt` acked; the slope doubles every round.
     fn probe_inflight_hi_upward(&mut self, conn: &Conn, rs: &RateSample) {
         let hi = self.b.inflight_hi.unwrap_or(u32::MAX);
-        if !conn.is_cwnd_limited || self.cwnd < hi {
+        let cwnd_limited = if self.p.prior_inflight_from_last_ack {
+            // ngx_bbr2.c: limited unless a 1500-byte datagram of cwnd is free
+            let free = self.cwnd.saturating_sub(self.inflight_after_last_ack);
+            (free as u64) * (self.mss as u64) < QUIC_MAX_DATAGRAM_BYTES
+        } else {
+            conn.is_cwnd_limited
+        };
+        if !cwnd_limited || self.cwnd < hi {
             if !self.p.keep_probe_up_credit {
                 self.probe.up_acks = 0; // "don't accumulate unused credits"
             }
@@ -357,9 +365,10 @@ impl Bbr2 {
         self.lost_seen = conn.lost;
     }
 
-    /// v3 `bbr_note_loss`: the first loss of a round restarts the loss round.
+    /// v3 `bbr_note_loss`: the first loss of a round restarts the loss round (unless
+    /// `loss_round_restart` is off, as in the QUIC port).
     fn note_loss(&mut self, conn: &Conn) {
-        if !self.sig.loss_in_round {
+        if !self.sig.loss_in_round && self.p.loss_round_restart {
             self.sig.loss_round_delivered = conn.delivered;
         }
         self.sig.loss_in_round = true;

@@ -7,11 +7,15 @@
 //! * `"bbr2-quic"` — [`Params::quic`]: **the oBBR artifact's nginx-quic BBRv2
 //!   constants** (`ngx_bbr2.c`), the baseline the USENIX ATC'23 oBBR paper calls
 //!   "BBRv2". Use it with the flow's `mss = 1252` and `initial_cwnd = 32` to
-//!   match that stack. Only its constants are modelled (plus its 1.5 STARTUP
-//!   pacing gain in Recovery); its structural differences — bytes instead of
-//!   packets, a floored BDP without TSO budget, a DRAIN exit at `inflight ≤ bdp`
-//!   without the EDT credit, no fast path, no ECN, no `is_ack_delayed` check —
-//!   are not: it runs on the Linux v2 code.
+//!   match that stack. Its constants are modelled, plus its 1.5 STARTUP pacing
+//!   gain in Recovery and two structural differences that change how it reacts
+//!   to loss (`loss_round_restart = false`, `prior_inflight_from_last_ack`; see
+//!   the fields). The rest runs on the Linux v2 code; these differences are not
+//!   modelled: bytes instead of packets (its UP credit counts each ACK's bytes in
+//!   whole 1500-byte units), a floored BDP without TSO budget, a DRAIN exit at
+//!   `inflight ≤ bdp` without the EDT credit, no ECN, no `is_ack_delayed` check,
+//!   a millisecond clock, and ACKs whose sample has no newer reference packet
+//!   skipping the algorithm.
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
@@ -42,6 +46,7 @@
 //! | `QUIC_BETA` | 0.3 | — | cut to 0.7 × | `ngx_bbr2_inflight_lo_beta` |
 //! | `QUIC_LOSS_THRESH` | 0.02 | — | too-high loss rate | `ngx_bbr2_loss_thresh` |
 //! | `QUIC_INFLIGHT_HEADROOM` | 0.15 | — | CRUISE headroom | `ngx_bbr2_inflight_headroom` |
+//! | `QUIC_MAX_DATAGRAM_BYTES` | 1 500 | B | free cwnd that makes UP "not cwnd-limited" | `ngx_BBR2_MAX_DATAGRAM_SIZE` |
 //!
 //! Otherwise the QUIC port uses v2's values (full_loss_cnt 8, probe wait 2 s + rand(1 s),
 //! ≤ 63 Reno rounds, UP and DOWN gains 1.25/0.75, 1 % pacing margin, 200 ms PROBE_RTT).
@@ -83,6 +88,8 @@ pub const QUIC_BETA: f64 = 0.3; // ngx_bbr2.c ngx_bbr2_inflight_lo_beta
 pub const QUIC_LOSS_THRESH: f64 = 0.02; // ngx_bbr2.c ngx_bbr2_loss_thresh
 /// nginx-quic BBRv2 CRUISE headroom.
 pub const QUIC_INFLIGHT_HEADROOM: f64 = 0.15; // ngx_bbr2.c ngx_bbr2_inflight_headroom
+/// The QUIC port's datagram size for its byte arithmetic (real packets are `mss`).
+pub const QUIC_MAX_DATAGRAM_BYTES: u64 = 1500; // ngx_bbr2.c ngx_BBR2_MAX_DATAGRAM_SIZE
 
 /// BBRv2/v3 parameters. Gains and fractions are plain factors (Linux's k/256 are exact in `f64`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -189,6 +196,18 @@ pub struct Params {
     /// max(cwnd, prior_cwnd); strict `>` for the ECN threshold; ECE, alpha and the ECN
     /// eligibility gate only once eligible; inflight_hi growth forces a cwnd update.
     pub v3_refinements: bool,
+    /// The first loss of a round restarts the loss round (v2alpha `bbr2_skb_marked_lost`,
+    /// v3 `bbr_note_loss`: "capture current data over the full round trip of loss"), so
+    /// the next lower-bound cut sees a whole round of post-loss delivery. The QUIC port
+    /// (`ngx_bbr2_on_lost`) only flags the round, which then ends on schedule.
+    pub loss_round_restart: bool,
+    /// The QUIC port's `sampler->prior_inflight`: PROBE_BW's UP exit and DOWN→CRUISE
+    /// check use what was left in flight once the previous ACK had been processed
+    /// (`cg->prior_in_flight`, recorded before the sender refills the window; no EDT
+    /// credit), and UP grows inflight_hi only if by that figure less than one
+    /// 1500-byte datagram of cwnd is free. Linux uses `in_net_at_edt(prior_in_flight)`
+    /// and `tcp_is_cwnd_limited`.
+    pub prior_inflight_from_last_ack: bool,
 }
 
 impl Default for Params {
@@ -247,6 +266,8 @@ impl Default for Params {
             keep_probe_up_credit: false,
             loss_probe_recovery: false,
             v3_refinements: false,
+            loss_round_restart: true,
+            prior_inflight_from_last_ack: false,
         }
     }
 }
@@ -285,6 +306,8 @@ impl Params {
             loss_thresh: QUIC_LOSS_THRESH,
             inflight_headroom: QUIC_INFLIGHT_HEADROOM,
             fast_path: false,
+            loss_round_restart: false,
+            prior_inflight_from_last_ack: true,
             ..Params::default()
         }
     }

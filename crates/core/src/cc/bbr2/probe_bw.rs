@@ -112,7 +112,11 @@ impl Bbr2 {
         let State::ProbeBw(phase) = self.state else {
             return;
         };
-        let inflight = self.in_net_at_edt(now, conn, rs.prior_in_flight);
+        let inflight = if self.p.prior_inflight_from_last_ack {
+            self.inflight_after_last_ack
+        } else {
+            self.in_net_at_edt(now, conn, rs.prior_in_flight)
+        };
         let bw = self.max_bw();
         match phase {
             Phase::Cruise => {

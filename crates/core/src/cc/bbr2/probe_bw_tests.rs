@@ -489,3 +489,77 @@ fn ack_until_marked(d: &mut Driver) -> usize {
     }
     panic!("STARTUP never ended");
 }
+
+#[test]
+fn the_quic_port_cuts_the_lower_bounds_when_the_round_ends_not_a_round_after_the_loss() {
+    let mut cut_after = Vec::new();
+    for loss_round_restart in [true, false] {
+        let mut d = drive_to_cruise(Params {
+            bw_probe_reno_gain: 0.0,
+            loss_round_restart,
+            ..Params::default()
+        });
+        let low = || ack(2, us(1024), RTT, 8, RTT); // rounds of 4 ACKs
+        d.acks(10, low()); // loss rounds end at 90, 98, 106 … packets delivered
+        let round = d.cc.sig.loss_round_delivered;
+        d.ack(low().lost(1)); // the round's first ACK after 106
+        let restarted = d.cc.sig.loss_round_delivered != round;
+        assert_eq!(restarted, loss_round_restart);
+        let acks = ack_until(&mut d, 8, |_| low(), |c| c.b.bw_lo.is_some());
+        cut_after.push(acks);
+    }
+    // Linux: a full round (8 packets) after the loss; the port: at the round's end, 114
+    assert_eq!(cut_after, [4, 3]);
+}
+
+#[test]
+fn the_quic_port_grows_inflight_hi_only_when_the_last_ack_left_under_a_datagram_free() {
+    let p = Params {
+        bw_probe_pif_gain: 10.0, // keep v2's UP going
+        prior_inflight_from_last_ack: true,
+        ..Params::default()
+    };
+    for (acked, grows) in [(2, false), (1, true)] {
+        let mut d = drive_to_cruise(p.clone());
+        d.cc.b.inflight_hi = Some(30);
+        ack_until(
+            &mut d,
+            200,
+            |_| steady(),
+            |c| c.state == State::ProbeBw(Phase::Up),
+        );
+        // Each ACK frees `acked` packets of 1448 B; the window is refilled only after it.
+        // One 1448-B packet free is under a datagram: cwnd-limited, +1 per 30 acked.
+        for _ in 0..40 {
+            d.ack(ack(acked, us(1024), RTT, 16, RTT));
+        }
+        assert_eq!(
+            d.cc.b.inflight_hi.unwrap() > 30,
+            grows,
+            "{acked}-packet ACKs"
+        );
+    }
+}
+
+#[test]
+fn the_quic_port_leaves_down_on_the_flight_the_last_ack_left() {
+    for (from_last_ack, state) in [
+        (false, State::ProbeBw(Phase::Down)),
+        (true, State::ProbeBw(Phase::Cruise)),
+    ] {
+        let mut d = drive_to_probe_bw(Params {
+            prior_inflight_from_last_ack: from_last_ack,
+            ..Params::default()
+        });
+        d.cc.b.inflight_hi = Some(17); // headroom target 15
+        d.fill_window = false;
+        // The last ACK left 15 in flight; 3 were sent since; this ACK finds 18.
+        d.cc.inflight_after_last_ack = 15;
+        d.conn.inflight = 18;
+        d.ack(steady());
+        assert_eq!(
+            d.cc.state, state,
+            "prior_inflight_from_last_ack {from_last_ack}"
+        );
+    }
+}
