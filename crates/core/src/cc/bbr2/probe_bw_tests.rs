@@ -42,6 +42,19 @@ fn drive_to_up(p: Params) -> Driver {
     d
 }
 
+/// PROBE_BW UP entered from CRUISE with inflight_hi = 30 (cwnd is capped there).
+fn up_below_inflight_hi_30(p: Params) -> Driver {
+    let mut d = drive_to_cruise(p);
+    d.cc.b.inflight_hi = Some(30);
+    ack_until(
+        &mut d,
+        200,
+        |_| steady(),
+        |c| c.state == State::ProbeBw(Phase::Up),
+    );
+    d
+}
+
 #[test]
 fn down_paces_at_three_quarters_until_inflight_fits_the_headroom_target_and_one_bdp() {
     let mut d = drive_to_probe_bw(Params::default());
@@ -177,14 +190,7 @@ fn v3_up_ends_on_a_bandwidth_plateau_of_three_rounds() {
 
 #[test]
 fn v3_keeps_probing_up_while_inflight_hi_limits_cwnd() {
-    let mut d = drive_to_cruise(Params::v3());
-    d.cc.b.inflight_hi = Some(30);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    let mut d = up_below_inflight_hi_30(Params::v3());
     for k in 1..=40 {
         d.ack(steady()); // cwnd-limited at inflight_hi: the plateau detector restarts
         assert_eq!(d.cc.state, State::ProbeBw(Phase::Up), "ACK {k}");
@@ -197,14 +203,7 @@ fn up_grows_inflight_hi_by_one_two_four_packets_per_round_while_cwnd_limited_at_
         bw_probe_pif_gain: 10.0, // keep v2's UP going
         ..Params::default()
     };
-    let mut d = drive_to_cruise(p.clone());
-    d.cc.b.inflight_hi = Some(30);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    let mut d = up_below_inflight_hi_30(p.clone());
     assert_eq!(d.cc.probe.up_cnt, Some(30)); // cwnd / 2^0 packets acked per +1
     let mut hi = Vec::new();
     for k in 1..=32 {
@@ -219,14 +218,7 @@ fn up_grows_inflight_hi_by_one_two_four_packets_per_round_while_cwnd_limited_at_
     assert_eq!(d.cc.cwnd(), 36);
     assert_eq!(d.cc.probe.up_acks, 0);
     // not cwnd-limited: no growth, and v2 drops the unused credit
-    let mut d = drive_to_cruise(p);
-    d.cc.b.inflight_hi = Some(30);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    let mut d = up_below_inflight_hi_30(p);
     d.acks(9, steady());
     assert_eq!((d.cc.b.inflight_hi, d.cc.probe.up_acks), (Some(31), 3));
     d.conn.is_cwnd_limited = false;
@@ -236,14 +228,7 @@ fn up_grows_inflight_hi_by_one_two_four_packets_per_round_while_cwnd_limited_at_
 
 #[test]
 fn v3_keeps_the_up_credit_while_not_cwnd_limited() {
-    let mut d = drive_to_cruise(Params::v3());
-    d.cc.b.inflight_hi = Some(30);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    let mut d = up_below_inflight_hi_30(Params::v3());
     d.ack(steady());
     let acks = d.cc.probe.up_acks;
     assert_eq!(acks, 2);
@@ -520,14 +505,7 @@ fn the_quic_port_grows_inflight_hi_only_when_the_last_ack_left_under_a_datagram_
         ..Params::default()
     };
     for (acked, grows) in [(2, false), (1, true)] {
-        let mut d = drive_to_cruise(p.clone());
-        d.cc.b.inflight_hi = Some(30);
-        ack_until(
-            &mut d,
-            200,
-            |_| steady(),
-            |c| c.state == State::ProbeBw(Phase::Up),
-        );
+        let mut d = up_below_inflight_hi_30(p.clone());
         // Each ACK frees `acked` packets of 1448 B; the window is refilled only after it.
         // One 1448-B packet free is under a datagram: cwnd-limited, +1 per 30 acked.
         for _ in 0..40 {
