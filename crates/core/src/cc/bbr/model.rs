@@ -143,9 +143,10 @@ impl Bbr {
         quantization_budget(cwnd, self.tso_segs_goal(), probing)
     }
 
-    /// Linux `bbr_packets_in_net_at_edt`; before v4.20 (no EDT), the packets in flight.
+    /// Linux `bbr_packets_in_net_at_edt`; before v4.20, and in the artifact's QUIC stack
+    /// (no EDT), the packets in flight.
     pub(super) fn in_net_at_edt(&self, now: Time, conn: &Conn, inflight_now: u32) -> u32 {
-        if self.p.kernel == Kernel::V4_17 {
+        if self.p.kernel == Kernel::V4_17 || self.p.artifact_base {
             return inflight_now;
         }
         let edt_skb = if self.pacing_gain > 1.0 {

@@ -197,6 +197,48 @@ fn drain_credits_packets_delivered_before_the_next_departure() {
     assert_eq!(acks, 9); // inflight 20 − 4 ≤ 16, two ACKs earlier than without the credit
 }
 
+#[test]
+fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credit() {
+    let artifact = Params {
+        artifact_base: true,
+        ..Params::default()
+    };
+    let mut d = AckDriver::new(bbr_with(artifact, 1));
+    for _ in 0..16 {
+        d.ack(steady());
+    }
+    assert_eq!(d.cc.state, State::Drain);
+    d.fill_window = false;
+    let mut inflight = Vec::new();
+    while d.cc.state == State::Drain {
+        d.conn.next_departure = d.now + ms(2) + ms(4); // Linux would credit 4 packets
+        d.ack(steady());
+        inflight.push(d.conn.inflight);
+    }
+    // It leaves at 16 ≤ inflight(bw, 1) = 16, two ACKs after Linux would have (18, 20 − 4).
+    let n = inflight.len();
+    assert_eq!(&inflight[n - 3..], [20, 18, 16]);
+}
+
+#[test]
+fn from_the_last_ack_the_probing_phase_waits_for_the_flight_that_ack_left() {
+    // Before each ACK 23 are in flight (Linux: 23 + 2 at the next departure ≥ 22 = the
+    // phase's target); each ACK takes 2 away, so the previous ACK left 21 < 22.
+    for (from_last_ack, phase) in [(false, 1), (true, 0)] {
+        let p = Params {
+            prior_inflight_from_last_ack: from_last_ack,
+            ..Params::default()
+        };
+        let mut d = probe_bw_in_phase_with(&p, &steady(), 0);
+        d.fill_window = false;
+        for _ in 0..8 {
+            d.conn.inflight = 23;
+            d.ack(steady()); // 16 ms: longer than min_rtt
+        }
+        assert_eq!(d.cc.cycle_idx, phase, "from_last_ack {from_last_ack}");
+    }
+}
+
 // ---- pacing ----
 
 #[test]
