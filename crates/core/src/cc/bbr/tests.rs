@@ -215,7 +215,7 @@ fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credi
         d.ack(steady());
         inflight.push(d.conn.inflight);
     }
-    // It leaves at 16 ≤ inflight(bw, 1) = 16, two ACKs after Linux would have (18, 20 − 4).
+    // It leaves at 16 ≤ inflight(bw, 1) = 16; crediting 4 packets, Linux leaves at 20.
     let n = inflight.len();
     assert_eq!(&inflight[n - 3..], [20, 18, 16]);
 }
