@@ -32,7 +32,6 @@ impl Bbr {
         let bw = self.bw();
         self.set_pacing_rate(conn, bw, self.pacing_gain);
         self.set_cwnd(conn, rs, rs.acked_sacked, bw, cwnd_gain);
-        self.inflight_after_last_ack = conn.inflight;
     }
 
     /// Lowers cwnd to at most `cap` packets (oBBR's hard cap after `set_cwnd`).

@@ -289,9 +289,6 @@ pub struct Bbr {
     rng: Rng,
     /// State entries so far (every `transition_to`), for variants that reset on mode entry.
     entries: u64,
-    /// Packets left in flight when the previous ACK had been processed (the artifact's
-    /// `prior_in_flight`; used with `prior_inflight_from_last_ack`).
-    inflight_after_last_ack: u32,
 }
 
 impl Bbr {
@@ -337,7 +334,6 @@ impl Bbr {
             ack_aggr: AckAggregation::new(Time::ZERO),
             rng: init.rng,
             entries: 0,
-            inflight_after_last_ack: 0,
             p,
         };
         bbr.init_pacing_rate_from_rtt(init.srtt);

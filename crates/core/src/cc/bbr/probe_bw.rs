@@ -48,7 +48,7 @@ impl Bbr {
             return full_length;
         }
         let inflight = if self.p.prior_inflight_from_last_ack {
-            self.inflight_after_last_ack
+            conn.inflight_after_last_ack
         } else {
             self.in_net_at_edt(now, conn, rs.prior_in_flight)
         };

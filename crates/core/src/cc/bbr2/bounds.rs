@@ -301,7 +301,7 @@ impl Bbr2 {
         let hi = self.b.inflight_hi.unwrap_or(u32::MAX);
         let cwnd_limited = if self.p.prior_inflight_from_last_ack {
             // ngx_bbr2.c: limited unless a 1500-byte datagram of cwnd is free
-            let free = self.cwnd.saturating_sub(self.inflight_after_last_ack);
+            let free = self.cwnd.saturating_sub(conn.inflight_after_last_ack);
             (free as u64) * (self.mss as u64) < QUIC_MAX_DATAGRAM_BYTES
         } else {
             conn.is_cwnd_limited

@@ -380,9 +380,6 @@ pub struct Bbr2 {
     try_fast_path: bool,
     /// `conn.lost` at the previous hook call: growth means packets were marked lost.
     lost_seen: u64,
-    /// Packets left in flight when the previous ACK had been processed (the QUIC
-    /// port's `prior_in_flight`; used with `prior_inflight_from_last_ack`).
-    inflight_after_last_ack: u32,
     rng: Rng,
 }
 
@@ -433,7 +430,6 @@ impl Bbr2 {
             ecn: Ecn::new(p.ecn_alpha_init),
             try_fast_path: false,
             lost_seen: 0,
-            inflight_after_last_ack: 0,
             rng: init.rng,
             p,
         };
@@ -584,7 +580,6 @@ impl CongestionControl for Bbr2 {
         self.prev_ca_state = conn.ca_state;
         self.sig.loss_in_cycle |= rs.lost > 0;
         self.ecn.in_cycle |= rs.delivered_ce > 0;
-        self.inflight_after_last_ack = conn.inflight;
     }
 
     /// `tcp_enter_recovery` (or `tcp_enter_cwr` after a TLP repaired a loss) → `bbr2_ssthresh`.

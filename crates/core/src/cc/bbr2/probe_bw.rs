@@ -113,7 +113,7 @@ impl Bbr2 {
             return;
         };
         let inflight = if self.p.prior_inflight_from_last_ack {
-            self.inflight_after_last_ack
+            conn.inflight_after_last_ack
         } else {
             self.in_net_at_edt(now, conn, rs.prior_in_flight)
         };

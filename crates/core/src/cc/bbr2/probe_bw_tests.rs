@@ -532,7 +532,7 @@ fn the_quic_port_leaves_down_on_the_flight_the_last_ack_left() {
         d.cc.b.inflight_hi = Some(17); // headroom target 15
         d.fill_window = false;
         // The last ACK left 15 in flight; 3 were sent since; this ACK finds 18.
-        d.cc.inflight_after_last_ack = 15;
+        d.conn.inflight_after_last_ack = 15;
         d.conn.inflight = 18;
         d.ack(steady());
         assert_eq!(
