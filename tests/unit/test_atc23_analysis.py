@@ -55,5 +55,9 @@ def test_the_experiments_follow_the_papers_protocol() -> None:
     assert full["fig8"].grid["flow.cca.count"] == [1, 2, 3, 4, 5]
     assert full["fig8"].base["flow"][0]["app"]["bytes"] == "1GB"
     assert full["fig12"].base["duration"] == "240s"
+    g_max = full["fig12-g-max"]  # the sensitivity: oBBR-μ with the paper's g_max against BBR
+    obbr, rival = (f["cc"] for f in g_max.base["flow"])
+    assert obbr["g_max"] == 2.0 and cca_name(rival) == "BBR"
+    assert g_max.grid["flow.obbr.cc.mu"] == [0.5, 0.75, 1.0]
     bottleneck = full["fig9"].base["bottleneck"]
     assert bottleneck["queue"]["limit"] == "300KB" and bottleneck["shaper"]["burst"] == "100KB"

@@ -26,6 +26,7 @@ ACK left), with Linux v2alpha (`bbr2`) drawn beside it in Fig. 7/8.
 | Fig. 8  | 1–5 flows × 9 algorithms, 100 Mb/s, R 0.5 | 1 GB per flow           | 250 MB *   |
 | Fig. 9  | 40/10 Mb/s every 10 s, 100 ms, 300 KB     | BBR, oBBR-μ, 1 GB       | same       |
 | Fig. 12 | oBBR-μ vs BBR/BBRv2/CUBIC, R 0.5 and 1    | 240 s                   | same       |
+|         | and vs BBR with g_max = 2 (sensitivity)   |                         |            |
 
 (*) without Linux BBRv2, which no claim needs.
 
