@@ -8,8 +8,8 @@ oBBR's behaviour with "BBR which takes almost all bandwidth in a 0.5 × BDP buff
 
 oBBR against BBR is also run with g_max = 2, as a sensitivity printed beside the two stated
 shares (the claims are judged on the defaults). The paper's §4 has g_max = 2, and so do the
-`ngx_bbr.c` revisions 14af1f3 and 525597c (`ngx_min(..., 2.0)`); the last one (3ae3fc9,
-our default) caps g at 2.05 while plain BBR keeps 2. Two window-limited BBR flows have no
+earlier `ngx_bbr.c` revisions (cb4955b, 14af1f3, 525597c: `ngx_min(..., 2.0)`); the last one
+(3ae3fc9, our default) caps g at 2.05 while plain BBR keeps 2. Two window-limited BBR flows have no
 preferred split, so that 2.5 % of window decides who gets more at R = 1.
 """
 
@@ -37,7 +37,7 @@ PAPER = {
     ("BBR", 1.0, "oBBR-0.5"): 0.405,  # "even setting μ to 0.5 lets oBBR take 40.5 %"
 }
 PAPER_CUBIC_R1 = 0.466  # "In a buffer of 1 × BDP, CUBIC takes up to 46.6 %"
-PAPER_G_MAX = 2.0  # §4: "g_max = 2"; ngx_bbr.c 14af1f3 and 525597c
+PAPER_G_MAX = 2.0  # §4: "g_max = 2"; ngx_bbr.c before 3ae3fc9
 
 
 def experiments(mode: Mode) -> list[Experiment]:
@@ -155,7 +155,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 f"{ours:.1%}",
                 f"±{POINTS * 100:g} pp",
                 abs(ours - paper) <= POINTS,
-                note=f"with g_max = {PAPER_G_MAX:g} (the paper's §4; ngx_bbr.c 14af1f3, 525597c): "
+                note=f"with g_max = {PAPER_G_MAX:g} (the paper's §4; earlier ngx_bbr.c): "
                 f"{g_max.get((r, mu), math.nan):.1%}",
             )
         )

@@ -1,24 +1,24 @@
 //! oBBR's "timely bandwidth updates": detect a bandwidth drop, lower the
-//! estimate to the largest of the recent samples (the paper: their mean), and
-//! revert if delivery got worse.
+//! estimate to the mean of the recent samples, and revert if delivery got worse.
 //!
 //! ```text
 //!   per valid non-app-limited sample in PROBE_BW:  ring[i++ mod k] = s
 //!                                                  low = (s < 0.75 · max_bw) ? low + 1 : 0
 //!   per ACK:  high = (rtt_latest > 2.5 · min_rtt) ? high + 1 : 0
-//!   on an ACK with loss, idle, and ((low ≥ k and the last revert is > 10 · min_rtt old) or high > k):
-//!             phase = 0, restart the score window
+//!   on an ACK with loss, idle, and (low ≥ k or high > k):  phase = 0, restart the score window
 //!
 //!   every T (200 ms) window:  U = delivered − 10 · unacked
-//!     phase 0, 1:  S1 = S2, S2 = U;  at phase 1: backup = max_bw, max_bw := max(ring), low = high = 0
-//!     phase 2, 3:  S3 = S4, S4 = U;  at phase 3: if S3 + S4 < S1 + S2: push backup into the max
-//!                                    filter, last revert = now; idle
+//!     phase 0, 1:  S1 = S2, S2 = U;  at phase 1: backup = max_bw, max_bw := mean(ring), low = high = 0
+//!     phase 2, 3:  S3 = S4, S4 = U;  at phase 3: if S3 + S4 < S1 + S2 and the last revert is
+//!                                    > 10 · min_rtt old: push backup into the max filter,
+//!                                    last revert = now;  idle
 //! ```
 //!
-//! `max(ring)` is the artifact's code (three versions of `ngx_bbr.c`: 14af1f3, 525597c,
-//! cb4955b); it also computes the mean (`bw_sum`) and does not use it. The paper (§4) and
-//! `specs/cca.md` §6 say the mean: `drop_reset = "mean"`. The spec also puts the hold-off on
-//! the revert; the code puts it on the low-bandwidth trigger, as here.
+//! This is the last `ngx_bbr.c` (3ae3fc9), as `specs/cca.md` §6 and the paper (§4) have it.
+//! Earlier revisions (cb4955b, 14af1f3, 525597c) reset to `max(ring)` (computing the mean and
+//! not using it), `drop_reset = "max"`, and put the hold-off on the low-bandwidth trigger
+//! instead of the revert (`low ≥ k and the last revert is > 10 · min_rtt old`), `holdoff =
+//! "low_bandwidth"`.
 //!
 //! So two windows are scored with the old estimate, two with the new, and the
 //! estimate is restored when the second pair scored lower. Entering or staying
@@ -32,7 +32,7 @@
 //! does not lend a per-packet "bytes sent" snapshot). Scores are in packets,
 //! the artifact's in bytes: only their comparison matters.
 
-use super::{DropReset, Params};
+use super::{DropReset, Holdoff, Params};
 use crate::time::{Duration, Time};
 
 /// What the detector asks of the bandwidth filter on this ACK.
@@ -106,8 +106,12 @@ impl BwDrop {
         self.restart = true;
     }
 
-    /// Within `revert_holdoff_rtts` min_rtt of the last revert, low samples flag no drop (`re_timer`).
-    fn held_off(&self, p: &Params, now: Time, min_rtt: Option<Duration>) -> bool {
+    /// Within `revert_holdoff_rtts` min_rtt of the last revert (`re_timer`) for what
+    /// `holdoff` gates: the next revert, or low samples flagging a drop.
+    fn held_off(&self, p: &Params, gate: Holdoff, now: Time, min_rtt: Option<Duration>) -> bool {
+        if p.holdoff != gate {
+            return false;
+        }
         match (self.last_revert, min_rtt) {
             (None, _) => false,
             (Some(t), Some(m)) => {
@@ -136,7 +140,7 @@ impl BwDrop {
         };
         self.high_rtt = if rtt_high { self.high_rtt + 1 } else { 0 };
         let k = self.ring.len() as u32;
-        let low_bw = self.low_bw >= k && !self.held_off(p, now, min_rtt);
+        let low_bw = self.low_bw >= k && !self.held_off(p, Holdoff::LowBandwidth, now, min_rtt);
         if lost_now && (low_bw || self.high_rtt > k) && self.phase.is_none() {
             self.phase = Some(0);
             self.restart = true;
@@ -178,7 +182,7 @@ impl BwDrop {
                 self.scores[3] = score;
                 if phase == 3 {
                     let [s1, s2, s3, s4] = self.scores;
-                    if s3 + s4 < s1 + s2 {
+                    if s3 + s4 < s1 + s2 && !self.held_off(p, Holdoff::Revert, now, min_rtt) {
                         action = Action::Restore(self.backup);
                         self.last_revert = Some(now);
                     }

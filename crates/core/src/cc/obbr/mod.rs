@@ -14,9 +14,9 @@
 //!    cwnd is also hard-capped at `max(gain·BDP, 4)`, without v1's allowances.
 //! 2. **Timely bandwidth updates** (`bw_drop.rs`). k consecutive samples below
 //!    0.75·BtlBw, or more than k RTTs above 2.5·RTprop, followed by a loss,
-//!    replace the max filter's estimate by the largest of the last k samples
-//!    (the paper: their mean); the old value is restored if the delivery score
-//!    `U = delivered − 10·unacked` over the next 2T is lower than over the 2T before.
+//!    replace the max filter's estimate by the mean of the last k samples; the
+//!    old value is restored if the delivery score `U = delivered − 10·unacked`
+//!    over the next 2T is lower than over the 2T before (at most once per 10·RTprop).
 //!
 //! ```text
 //!   per ACK:  update_cc_mode (gain, RTT counter, detection, scoring)       skipped in STARTUP
@@ -41,13 +41,18 @@
 //!
 //! # Paper versus code (we follow the code)
 //!
+//! "The code" is `ngx_bbr.c` as last changed (3ae3fc9, HEAD b2a8c25, `specs/cca.md` §6).
+//! Earlier revisions (cb4955b, 14af1f3, 525597c) differ: g capped at 2.0, a 5 s no-loss boost,
+//! no hard cap, the drop reset to the largest recent sample, the hold-off on the low-bandwidth
+//! trigger; `g_max`, `no_loss_boost_ms`, `drop_reset` and `holdoff` select the last three.
+//!
 //! | | paper §4 | artifact (default here) | option |
 //! |---|---|---|---|
 //! | g_max | 2 ("g_max = 2") | 2.05 | `g_max` |
 //! | RTT threshold | (g_max + 0.5)·RTprop | 2.5·RTprop | `rtt_ratio` |
-//! | drop trigger | k low-bw **or** k high-RTT samples | same, but only on an ACK that reports loss, RTT count strict (> k), RTT counted in any state; the low-bw trigger waits 10·min_rtt after a revert | `revert_holdoff_rtts` |
-//! | new estimate | mean of k recent samples | the largest of them (ring of the last k PROBE_BW samples, unfilled slots 0; the mean is computed and unused) | `drop_reset = "mean"` |
-//! | revert | if the 2T score drops | if S3+S4 < S1+S2 | — |
+//! | drop trigger | k low-bw **or** k high-RTT samples | same, but only on an ACK that reports loss, RTT count strict (> k), RTT counted in any state | — |
+//! | new estimate | mean of k recent samples | same (ring of the last k PROBE_BW samples, unfilled slots 0) | `drop_reset = "max"` (earlier revisions) |
+//! | revert | if the 2T score drops | if S3+S4 < S1+S2 and the last revert is over 10·min_rtt old | `revert_holdoff_rtts`; `holdoff = "low_bandwidth"` (earlier revisions: the hold-off gates the low-bw trigger instead) |
 //! | probing floor | g ≥ 1.25 when probing | same, plus g_max after 3 s without loss | `probe_floor`, `no_loss_boost_ms` |
 //! | STARTUP | — | oBBR idle in STARTUP unless ≥ 10 % of delivered was lost | `startup_loss_percent` |
 //! | RTT < RTprop | — | unsigned wrap: g = g_max | `clamp_rtt_excess` (g = 1) |
@@ -133,7 +138,7 @@ pub const UNACKED_WEIGHT: u32 = 10; // ATC'23 §4.2; ngx_bbr.c update_cc_mode
 pub const PROBE_FLOOR: f64 = 1.25; // ATC'23 §5.1; ngx_bbr.c set_cwnd
 /// Without loss for this long, the probing phase uses g_max (not in the paper).
 pub const NO_LOSS_BOOST_MS: u64 = 3000; // ngx_bbr.c ngx_bbr_loss_timer_win_size_ms
-/// After a revert, low-bandwidth samples flag no drop for this many min_rtt (not in the paper).
+/// At most one revert per this many min_rtt (not in the paper).
 pub const REVERT_HOLDOFF_RTTS: u32 = 10; // ngx_bbr.c re_timer
 /// In STARTUP oBBR stays out unless this share of the delivered data was lost (not in the paper).
 pub const STARTUP_LOSS_PERCENT: f64 = 10.0; // ngx_bbr.c update_cc_mode
@@ -142,12 +147,22 @@ pub const STARTUP_LOSS_PERCENT: f64 = 10.0; // ngx_bbr.c update_cc_mode
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DropReset {
-    /// The largest of the last k samples: the artifact computes their mean (`bw_sum`) but
-    /// resets the filter to `max_bw`.
+    /// The mean of the last k samples (`bw_sum`): the last `ngx_bbr.c`, the paper (§4), the spec.
     #[default]
-    Max,
-    /// The mean of the last k samples, as the paper (§4) and the spec describe it.
     Mean,
+    /// The largest of them: earlier revisions compute the mean and reset the filter to `max_bw`.
+    Max,
+}
+
+/// What the `revert_holdoff_rtts` hold-off after a revert gates.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Holdoff {
+    /// The next revert (`... && now − re_timer > 10·min_rtt` on the score test): the last `ngx_bbr.c`.
+    #[default]
+    Revert,
+    /// The low-bandwidth trigger (k high RTTs still flag a drop): earlier revisions.
+    LowBandwidth,
 }
 
 /// oBBR parameters; `bbr` holds the v1 parameters underneath.
@@ -174,14 +189,15 @@ pub struct Params {
     pub probe_floor: f64,
     /// Probe with g_max after this long without loss, ms.
     pub no_loss_boost_ms: u64,
-    /// After a revert, the low-bandwidth trigger waits this many min_rtt.
+    /// The hold-off after a revert, in min_rtt.
     pub revert_holdoff_rtts: u32,
+    /// What the hold-off gates: the next revert or the low-bandwidth trigger.
+    pub holdoff: Holdoff,
     /// oBBR acts in STARTUP only once this percentage of delivered packets was lost.
     pub startup_loss_percent: f64,
     /// RTT below min_rtt on a loss: false = the artifact's unsigned wrap (g = g_max), true = g = 1.
     pub clamp_rtt_excess: bool,
-    /// The estimate a detected drop sets: the largest of the last k samples (the artifact's
-    /// code) or their mean (the paper's §4 and `specs/cca.md` §6).
+    /// The estimate a detected drop sets: the mean of the last k samples or their largest.
     pub drop_reset: DropReset,
     /// BBR v1 parameters (Linux defaults).
     pub bbr: BbrParams,
@@ -201,6 +217,7 @@ impl Default for Params {
             probe_floor: PROBE_FLOOR,
             no_loss_boost_ms: NO_LOSS_BOOST_MS,
             revert_holdoff_rtts: REVERT_HOLDOFF_RTTS,
+            holdoff: Holdoff::default(),
             startup_loss_percent: STARTUP_LOSS_PERCENT,
             clamp_rtt_excess: false,
             drop_reset: DropReset::default(),

@@ -56,7 +56,11 @@ fn defaults_match_spec() {
     assert_eq!((p.probe_floor, p.no_loss_boost_ms), (1.25, 3000));
     assert_eq!((p.revert_holdoff_rtts, p.startup_loss_percent), (10, 10.0));
     assert!(!p.clamp_rtt_excess && !p.bbr.artifact_base);
-    assert_eq!(p.drop_reset, DropReset::Max); // the artifact's code, not the paper's mean
+    // The last ngx_bbr.c (3ae3fc9): the mean, and the hold-off on the revert.
+    assert_eq!(
+        (p.drop_reset, p.holdoff),
+        (DropReset::Mean, Holdoff::Revert)
+    );
     assert_eq!(p.bbr, BbrParams::default());
     assert!(p.validate().is_ok());
     let bad = Params {
@@ -275,8 +279,24 @@ fn a_worse_score_with_the_new_estimate_reverts_to_the_old_one() {
 }
 
 #[test]
-fn after_a_revert_low_samples_flag_no_drop_for_ten_min_rtts_but_high_rtts_do() {
+fn within_the_hold_off_a_worse_score_does_not_revert_again() {
+    let mut d = drop_path(30); // 30 · 10 ms
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert_eq!(d.cc.bbr().max_bw(), 1000.0, "the first revert");
+    let reverted = d.now;
+    // Low samples flag the next drop at once; its scores are as bad, but too soon.
+    flag_drop(&mut d);
+    score_windows(&mut d, &[25, 40]);
+    assert!(d.now - reverted <= ms(300));
+    assert_eq!(d.cc.drop.scores(), [22, 22, 12, 12]);
+    assert_eq!(d.cc.bbr().max_bw(), 500.0, "the new estimate stays");
+}
+
+#[test]
+fn with_holdoff_low_bandwidth_low_samples_flag_no_drop_for_ten_min_rtts_but_high_rtts_do() {
     let mut d = drop_path(10); // 10 · 10 ms
+    d.cc.p.holdoff = Holdoff::LowBandwidth;
     flag_drop(&mut d);
     score_windows(&mut d, &[25, 40]);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
