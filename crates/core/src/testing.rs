@@ -138,7 +138,6 @@ impl<C: CongestionControl> AckDriver<C> {
             ..RateSample::default()
         };
         self.cc.on_ack(self.now, &self.conn, &rs);
-        self.conn.inflight_after_last_ack = self.conn.inflight;
         self.refill(a.app_limited);
         self.samples.push(rs);
         rs

@@ -95,10 +95,6 @@ pub struct Conn {
     pub next_departure: Time,
     /// When the last data packet was sent (`lsndtime`).
     pub last_send: Time,
-    /// Packets in flight right after the previous ACK was processed, before the sender
-    /// refilled the window (the oBBR artifact's QUIC stack keeps it as `cg->prior_in_flight`
-    /// and hands it to its BBRs as `sampler->prior_inflight`).
-    pub inflight_after_last_ack: u32,
 }
 
 /// What the transport tells the algorithm about each transmitted segment.

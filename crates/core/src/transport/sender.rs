@@ -109,8 +109,6 @@ pub struct TcpSender {
     cwnd_used: u32,
     cwnd_stamp: Time,
     last_send: Time,
-    /// `sb.inflight()` when the previous ACK had been processed (`Conn::inflight_after_last_ack`).
-    inflight_after_last_ack: u32,
     finished: bool,
     pub stats: SenderStats,
 }
@@ -158,7 +156,6 @@ impl TcpSender {
             cwnd_used: 0,
             cwnd_stamp: Time::ZERO,
             last_send: Time::ZERO,
-            inflight_after_last_ack: 0,
             finished: false,
             stats: SenderStats::default(),
         }
@@ -365,7 +362,6 @@ impl TcpSender {
         let conn = conn_view(self, now, advanced);
         let cc = self.cc.as_mut().unwrap();
         cc.on_ack(now, &conn, &rs);
-        self.inflight_after_last_ack = conn.inflight;
         if cc.wants_app_limited() {
             self.rate.mark_app_limited(self.sb.inflight());
         }
@@ -890,6 +886,5 @@ fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
         is_cwnd_limited: s.tcp_is_cwnd_limited(),
         next_departure: s.pacer.next_departure(now),
         last_send: s.last_send,
-        inflight_after_last_ack: s.inflight_after_last_ack,
     }
 }

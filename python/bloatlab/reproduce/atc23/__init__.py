@@ -14,9 +14,9 @@ flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pa
 32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
 `obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
 allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle
-on the in-flight the previous ACK left); the paper's "BBRv2" is the artifact's QUIC port
-(`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the in-flight the previous
-ACK left), with Linux v2alpha (`bbr2`) drawn beside it in Fig. 7/8.
+and DRAIN on the packets in flight without EDT credit); the paper's "BBRv2" is the artifact's
+QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the in-flight
+before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in Fig. 7/8.
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|

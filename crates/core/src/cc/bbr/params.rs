@@ -45,15 +45,10 @@ pub struct Params {
     /// If positive, the hold is at most this many smoothed RTTs (the artifact: 2).
     pub probe_rtt_srtt_cap: f64,
     /// Run the oBBR artifact's nginx-quic BBR base instead (overrides `extra_acked_gain`,
-    /// `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`, `probe_rtt_srtt_cap`,
-    /// `prior_inflight_from_last_ack`; and, its QUIC stack having no EDT, DRAIN ends on the
-    /// packets in flight).
+    /// `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`, `probe_rtt_srtt_cap`;
+    /// and, its QUIC stack having no EDT, the gain cycle and DRAIN test the packets in flight
+    /// as they are: `sampler->prior_inflight`, `sampler->in_flight`).
     pub artifact_base: bool,
-    /// The gain cycle's in-flight test uses what was left in flight once the previous ACK
-    /// had been processed (the artifact's `sampler->prior_inflight` = `cg->prior_in_flight`,
-    /// recorded before the sender refills the window), not Linux's
-    /// `in_net_at_edt(prior_in_flight)`.
-    pub prior_inflight_from_last_ack: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
     /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, no +2 in the probing phase,
     /// DRAIN and gain-cycle checks on packets in flight; see [`Kernel`]).
@@ -106,7 +101,6 @@ impl Default for Params {
             probe_rtt_wait_for_drain: true,
             probe_rtt_srtt_cap: 0.0,
             artifact_base: false,
-            prior_inflight_from_last_ack: false,
             kernel: Kernel::default(),
             min_cwnd: CWND_MIN_TARGET,
             full_bw_thresh: FULL_BW_THRESH,
@@ -133,7 +127,7 @@ impl Params {
     /// BBR (`ngx_bbr.c`, the base of the ATC'23 paper's BBR, B3R, BBR-S and oBBR) where it
     /// differs from Linux in v1 parameters: no ACK-aggregation allowance, no pacing margin,
     /// no long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the
-    /// entering ACK, and the gain cycle on the in-flight the previous ACK left.
+    /// entering ACK, and (in `in_net_at_edt`) the packets in flight without EDT credit.
     /// With `kernel = "4.17"`, there is no ACK-aggregation allowance (v5.1 added it).
     pub fn effective(self) -> Self {
         let own = if self.kernel == Kernel::V4_17 {
@@ -153,7 +147,6 @@ impl Params {
             lt_enabled: false,
             probe_rtt_wait_for_drain: false,
             probe_rtt_srtt_cap: ARTIFACT_PROBE_RTT_SRTTS,
-            prior_inflight_from_last_ack: true,
             ..own
         }
     }

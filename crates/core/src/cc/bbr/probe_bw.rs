@@ -7,7 +7,7 @@
 //!   gain = 1     : advance when full_length
 //!   gain > 1     : advance when full_length and (losses > 0 or in_net ≥ inflight(max_bw, gain))
 //!   gain < 1     : advance when full_length or in_net ≤ inflight(max_bw, 1)
-//!   in_net = in_net_at_edt(prior_in_flight)   (artifact_base: what the previous ACK left in flight)
+//!   in_net = in_net_at_edt(prior_in_flight)   (artifact_base: prior_in_flight, no EDT)
 //! ```
 //!
 //! The probing phase must actually raise inflight to 1.25 BDP (or see loss);
@@ -47,11 +47,7 @@ impl Bbr {
         if self.pacing_gain == 1.0 {
             return full_length;
         }
-        let inflight = if self.p.prior_inflight_from_last_ack {
-            conn.inflight_after_last_ack
-        } else {
-            self.in_net_at_edt(now, conn, rs.prior_in_flight)
-        };
+        let inflight = self.in_net_at_edt(now, conn, rs.prior_in_flight);
         let bw = self.max_bw(); // not lt_bw
         if self.pacing_gain > 1.0 {
             full_length && (rs.losses > 0 || inflight >= self.inflight(bw, self.pacing_gain))

@@ -221,21 +221,21 @@ fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credi
 }
 
 #[test]
-fn from_the_last_ack_the_probing_phase_waits_for_the_flight_that_ack_left() {
-    // Before each ACK 23 are in flight (Linux: 23 + 2 at the next departure ≥ 22 = the
-    // phase's target); each ACK takes 2 away, so the previous ACK left 21 < 22.
-    for (from_last_ack, phase) in [(false, 1), (true, 0)] {
+fn the_artifact_base_ends_the_probing_phase_on_the_flight_before_the_ack_without_edt_credit() {
+    // Before each ACK 21 are in flight: Linux counts 21 + 2 at the next departure ≥ 22 =
+    // the phase's target and moves on; the artifact (no EDT) counts 21 and keeps probing.
+    for (artifact_base, phase) in [(false, 1), (true, 0)] {
         let p = Params {
-            prior_inflight_from_last_ack: from_last_ack,
+            artifact_base,
             ..Params::default()
         };
         let mut d = probe_bw_in_phase_with(&p, &steady(), 0);
         d.fill_window = false;
         for _ in 0..8 {
-            d.conn.inflight = 23;
+            d.conn.inflight = 21;
             d.ack(steady()); // 16 ms: longer than min_rtt
         }
-        assert_eq!(d.cc.cycle_idx, phase, "from_last_ack {from_last_ack}");
+        assert_eq!(d.cc.cycle_idx, phase, "artifact_base {artifact_base}");
     }
 }
 

@@ -25,7 +25,6 @@
 //! `inflight_latest` (the round's highest delivery rate and volume) as the
 //! floor of the cut.
 
-use super::params::QUIC_MAX_DATAGRAM_BYTES;
 use super::{Bbr2, Phase, State};
 use crate::cc::bbr::BwFilter;
 use crate::cc::Conn;
@@ -299,10 +298,9 @@ impl Bbr2 {
     /// 1 packet per `bw_probe_up_cnt` acked; the slope doubles every round.
     fn probe_inflight_hi_upward(&mut self, conn: &Conn, rs: &RateSample) {
         let hi = self.b.inflight_hi.unwrap_or(u32::MAX);
-        let cwnd_limited = if self.p.prior_inflight_from_last_ack {
-            // ngx_bbr2.c: limited unless a 1500-byte datagram of cwnd is free
-            let free = self.cwnd.saturating_sub(conn.inflight_after_last_ack);
-            (free as u64) * (self.mss as u64) < QUIC_MAX_DATAGRAM_BYTES
+        let cwnd_limited = if self.p.prior_inflight_raw {
+            // ngx_bbr2.c: limited unless a datagram (NGX_QUIC_MSS, one packet) of cwnd is free
+            self.cwnd <= rs.prior_in_flight
         } else {
             conn.is_cwnd_limited
         };

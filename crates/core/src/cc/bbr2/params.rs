@@ -9,10 +9,10 @@
 //!   "BBRv2". Use it with the flow's `mss = 1252` and `initial_cwnd = 32` to
 //!   match that stack. Its constants are modelled, plus its 1.5 STARTUP pacing
 //!   gain in Recovery and two structural differences that change how it reacts
-//!   to loss (`loss_round_restart = false`, `prior_inflight_from_last_ack`; see
+//!   to loss (`loss_round_restart = false`, `prior_inflight_raw`; see
 //!   the fields). The rest runs on the Linux v2 code; these differences are not
-//!   modelled: bytes instead of packets (its UP credit counts each ACK's bytes in
-//!   whole 1500-byte units), a floored BDP without TSO budget, a DRAIN exit at
+//!   modelled: bytes instead of packets (its datagram is the 1252-byte MSS, so its
+//!   byte counts are whole packets), a floored BDP without TSO budget, a DRAIN exit at
 //!   `inflight ≤ bdp` without the EDT credit, no ECN, no `is_ack_delayed` check,
 //!   a millisecond clock, and ACKs whose sample has no newer reference packet
 //!   skipping the algorithm.
@@ -46,7 +46,6 @@
 //! | `QUIC_BETA` | 0.3 | — | cut to 0.7 × | `ngx_bbr2_inflight_lo_beta` |
 //! | `QUIC_LOSS_THRESH` | 0.02 | — | too-high loss rate | `ngx_bbr2_loss_thresh` |
 //! | `QUIC_INFLIGHT_HEADROOM` | 0.15 | — | CRUISE headroom | `ngx_bbr2_inflight_headroom` |
-//! | `QUIC_MAX_DATAGRAM_BYTES` | 1 500 | B | free cwnd that makes UP "not cwnd-limited" | `ngx_BBR2_MAX_DATAGRAM_SIZE` |
 //!
 //! Otherwise the QUIC port uses v2's values (full_loss_cnt 8, probe wait 2 s + rand(1 s),
 //! ≤ 63 Reno rounds, UP and DOWN gains 1.25/0.75, 1 % pacing margin, 200 ms PROBE_RTT).
@@ -88,8 +87,6 @@ pub const QUIC_BETA: f64 = 0.3; // ngx_bbr2.c ngx_bbr2_inflight_lo_beta
 pub const QUIC_LOSS_THRESH: f64 = 0.02; // ngx_bbr2.c ngx_bbr2_loss_thresh
 /// nginx-quic BBRv2 CRUISE headroom.
 pub const QUIC_INFLIGHT_HEADROOM: f64 = 0.15; // ngx_bbr2.c ngx_bbr2_inflight_headroom
-/// The QUIC port's datagram size for its byte arithmetic (real packets are `mss`).
-pub const QUIC_MAX_DATAGRAM_BYTES: u64 = 1500; // ngx_bbr2.c ngx_BBR2_MAX_DATAGRAM_SIZE
 
 /// BBRv2/v3 parameters. Gains and fractions are plain factors (Linux's k/256 are exact in `f64`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -202,12 +199,11 @@ pub struct Params {
     /// (`ngx_bbr2_on_lost`) only flags the round, which then ends on schedule.
     pub loss_round_restart: bool,
     /// The QUIC port's `sampler->prior_inflight`: PROBE_BW's UP exit and DOWN→CRUISE
-    /// check use what was left in flight once the previous ACK had been processed
-    /// (`cg->prior_in_flight`, recorded before the sender refills the window; no EDT
-    /// credit), and UP grows inflight_hi only if by that figure less than one
-    /// 1500-byte datagram of cwnd is free. Linux uses `in_net_at_edt(prior_in_flight)`
-    /// and `tcp_is_cwnd_limited`.
-    pub prior_inflight_from_last_ack: bool,
+    /// check use the packets in flight before this ACK as they are (`cg->prior_in_flight`;
+    /// its stack has no EDT credit), and UP grows inflight_hi only if by that figure less
+    /// than one datagram (`ngx_BBR2_MAX_DATAGRAM_SIZE` = `NGX_QUIC_MSS`: one packet) of cwnd
+    /// is free. Linux uses `in_net_at_edt(prior_in_flight)` and `tcp_is_cwnd_limited`.
+    pub prior_inflight_raw: bool,
 }
 
 impl Default for Params {
@@ -267,7 +263,7 @@ impl Default for Params {
             loss_probe_recovery: false,
             v3_refinements: false,
             loss_round_restart: true,
-            prior_inflight_from_last_ack: false,
+            prior_inflight_raw: false,
         }
     }
 }
@@ -307,7 +303,7 @@ impl Params {
             inflight_headroom: QUIC_INFLIGHT_HEADROOM,
             fast_path: false,
             loss_round_restart: false,
-            prior_inflight_from_last_ack: true,
+            prior_inflight_raw: true,
             ..Params::default()
         }
     }

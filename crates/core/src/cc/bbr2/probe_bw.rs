@@ -112,8 +112,8 @@ impl Bbr2 {
         let State::ProbeBw(phase) = self.state else {
             return;
         };
-        let inflight = if self.p.prior_inflight_from_last_ack {
-            conn.inflight_after_last_ack
+        let inflight = if self.p.prior_inflight_raw {
+            rs.prior_in_flight
         } else {
             self.in_net_at_edt(now, conn, rs.prior_in_flight)
         };

@@ -498,46 +498,46 @@ fn the_quic_port_cuts_the_lower_bounds_when_the_round_ends_not_a_round_after_the
 }
 
 #[test]
-fn the_quic_port_grows_inflight_hi_only_when_the_last_ack_left_under_a_datagram_free() {
+fn the_quic_port_grows_inflight_hi_only_when_the_last_ack_left_no_datagram_free() {
     let p = Params {
         bw_probe_pif_gain: 10.0, // keep v2's UP going
-        prior_inflight_from_last_ack: true,
+        prior_inflight_raw: true,
         ..Params::default()
     };
-    for (acked, grows) in [(2, false), (1, true)] {
+    for (free, grows) in [(1, false), (0, true)] {
         let mut d = up_below_inflight_hi_30(p.clone());
-        // Each ACK frees `acked` packets of 1448 B; the window is refilled only after it.
-        // One 1448-B packet free is under a datagram: cwnd-limited, +1 per 30 acked.
+        d.fill_window = false;
+        // Before each ACK `free` packets of cwnd are unused. A whole packet (the port's
+        // datagram is its MSS) is not cwnd-limited; none is, and inflight_hi grows +1 per 30.
         for _ in 0..40 {
-            d.ack(ack(acked, us(1024), RTT, 16, RTT));
+            d.conn.inflight = d.cc.cwnd() - free;
+            d.ack(ack(1, us(1024), RTT, 16, RTT));
         }
         assert_eq!(
             d.cc.b.inflight_hi.unwrap() > 30,
             grows,
-            "{acked}-packet ACKs"
+            "{free} packet(s) free"
         );
     }
 }
 
 #[test]
-fn the_quic_port_leaves_down_on_the_flight_the_last_ack_left() {
-    for (from_last_ack, state) in [
-        (false, State::ProbeBw(Phase::Down)),
-        (true, State::ProbeBw(Phase::Cruise)),
+fn the_quic_port_leaves_down_on_the_flight_before_the_ack_without_edt_credit() {
+    for (raw, state) in [
+        (false, State::ProbeBw(Phase::Cruise)),
+        (true, State::ProbeBw(Phase::Down)),
     ] {
         let mut d = drive_to_probe_bw(Params {
-            prior_inflight_from_last_ack: from_last_ack,
+            prior_inflight_raw: raw,
             ..Params::default()
         });
         d.cc.b.inflight_hi = Some(17); // headroom target 15
         d.fill_window = false;
-        // The last ACK left 15 in flight; 3 were sent since; this ACK finds 18.
-        d.conn.inflight_after_last_ack = 15;
-        d.conn.inflight = 18;
+        // 17 in flight before the ACK; Linux credits the 3 that leave by the next departure
+        // (1953 pkt/s · 2 ms), the port has no EDT and counts all 17.
+        d.conn.inflight = 17;
+        d.conn.next_departure = d.now + us(1024) + us(2000);
         d.ack(steady());
-        assert_eq!(
-            d.cc.state, state,
-            "prior_inflight_from_last_ack {from_last_ack}"
-        );
+        assert_eq!(d.cc.state, state, "prior_inflight_raw {raw}");
     }
 }
