@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, TypeVar
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -101,29 +101,42 @@ def experiments(mode: Mode) -> list[Experiment]:
     ]
 
 
+K = TypeVar("K")
 Shares = dict[tuple[str, float, str], float]  # (rival, R, first flow's algorithm) → its share
 
 
-def _shares(*results: SweepResults) -> Shares:
-    by: dict[tuple[str, float, str], list[float]] = {}
-    for result in results:
-        for row in done(result):
-            first = cca_name(row.get("flow.obbr.cc", CCAS["BBR"]))
-            rival = cca_name(row.get("flow.rival.cc", "cubic"))
-            r = float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
-            a, b = row["flows.obbr.goodput_bps"], row["flows.rival.goodput_bps"]
-            by.setdefault((rival, r, first), []).append(a / (a + b))
+def _mean_shares(
+    rows: Iterable[dict[str, Any]], key: Callable[[dict[str, Any]], K]
+) -> dict[K, float]:
+    """The first flow's share of the two flows' goodput, averaged over the rows of each key."""
+    by: dict[K, list[float]] = {}
+    for row in rows:
+        a, b = row["flows.obbr.goodput_bps"], row["flows.rival.goodput_bps"]
+        by.setdefault(key(row), []).append(a / (a + b))
     return {k: mean(v) for k, v in by.items()}
+
+
+def _buffer(row: dict[str, Any]) -> float:
+    """R, the buffer in BDPs."""
+    return float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
+
+
+def _shares(*results: SweepResults) -> Shares:
+    return _mean_shares(
+        (row for result in results for row in done(result)),
+        lambda row: (
+            cca_name(row.get("flow.rival.cc", "cubic")),
+            _buffer(row),
+            cca_name(row.get("flow.obbr.cc", CCAS["BBR"])),
+        ),
+    )
 
 
 def _g_max_shares(results: SweepResults) -> dict[tuple[float, str], float]:
     """(R, oBBR-μ) → oBBR's share against BBR with the paper's g_max."""
-    by: dict[tuple[float, str], list[float]] = {}
-    for row in done(results):
-        r = float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
-        a, b = row["flows.obbr.goodput_bps"], row["flows.rival.goodput_bps"]
-        by.setdefault((r, f"oBBR-{float(row['flow.obbr.cc.mu']):g}"), []).append(a / (a + b))
-    return {k: mean(v) for k, v in by.items()}
+    return _mean_shares(
+        done(results), lambda row: (_buffer(row), f"oBBR-{float(row['flow.obbr.cc.mu']):g}")
+    )
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:

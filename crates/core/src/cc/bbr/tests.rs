@@ -180,30 +180,11 @@ fn drain_paces_at_88_over_256_until_in_net_fits_one_bdp() {
     assert_eq!(d.cc.state, State::ProbeBw);
 }
 
-#[test]
-fn drain_credits_packets_delivered_before_the_next_departure() {
-    let mut d = AckDriver::new(bbr_with_seed(1));
-    for _ in 0..16 {
-        d.ack(steady());
-    }
-    d.fill_window = false;
-    let mut acks = 0;
-    while d.cc.state == State::Drain {
-        // The pacer holds the next packet 4 ms: 4 packets leave the network meanwhile.
-        d.conn.next_departure = d.now + ms(2) + ms(4);
-        d.ack(steady());
-        acks += 1;
-    }
-    assert_eq!(acks, 9); // inflight 20 − 4 ≤ 16, two ACKs earlier than without the credit
-}
-
-#[test]
-fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credit() {
-    let artifact = Params {
-        artifact_base: true,
-        ..Params::default()
-    };
-    let mut d = AckDriver::new(bbr_with(artifact, 1));
+/// Runs `p` into DRAIN, then ACKs 2 packets at a time, nothing refilled, with the pacer
+/// holding the next packet 4 ms (4 packets leave the network meanwhile) until DRAIN ends.
+/// Returns the packets in flight after each of those ACKs.
+fn drain_while_the_next_departure_waits_4_ms(p: Params) -> Vec<u32> {
+    let mut d = AckDriver::new(bbr_with(p, 1));
     for _ in 0..16 {
         d.ack(steady());
     }
@@ -211,10 +192,25 @@ fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credi
     d.fill_window = false;
     let mut inflight = Vec::new();
     while d.cc.state == State::Drain {
-        d.conn.next_departure = d.now + ms(2) + ms(4); // Linux would credit 4 packets
+        d.conn.next_departure = d.now + ms(2) + ms(4);
         d.ack(steady());
         inflight.push(d.conn.inflight);
     }
+    inflight
+}
+
+#[test]
+fn drain_credits_packets_delivered_before_the_next_departure() {
+    let acks = drain_while_the_next_departure_waits_4_ms(Params::default()).len();
+    assert_eq!(acks, 9); // inflight 20 − 4 ≤ 16, two ACKs earlier than without the credit
+}
+
+#[test]
+fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credit() {
+    let inflight = drain_while_the_next_departure_waits_4_ms(Params {
+        artifact_base: true,
+        ..Params::default()
+    });
     // It leaves at 16 ≤ inflight(bw, 1) = 16; crediting 4 packets, Linux leaves at 20.
     let n = inflight.len();
     assert_eq!(&inflight[n - 3..], [20, 18, 16]);
@@ -407,24 +403,13 @@ fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() 
 
 #[test]
 fn kernel_4_17_drains_on_packets_in_flight_without_the_departure_credit() {
-    let v4_17 = Params {
+    let acks = drain_while_the_next_departure_waits_4_ms(Params {
         kernel: Kernel::V4_17,
         ..Params::default()
-    };
-    let mut d = AckDriver::new(bbr_with(v4_17, 1));
-    for _ in 0..16 {
-        d.ack(steady());
-    }
-    assert_eq!(d.cc.state, State::Drain);
-    d.fill_window = false;
-    let mut acks = 0;
-    while d.cc.state == State::Drain {
-        d.conn.next_departure = d.now + ms(2) + ms(4); // credited by v4.20+ (test above)
-        d.ack(steady());
-        acks += 1;
-    }
+    })
+    .len();
     // STARTUP's target was even(29 + 6) = 36 without extra_acked: inflight 34, 32, …, 16 =
-    // inflight(bw, 1) on the 10th ACK, however soon the next packet may leave.
+    // inflight(bw, 1) on the 10th ACK, however soon the next packet may leave (v4.20+ credits it).
     assert_eq!(acks, 10);
 }
 

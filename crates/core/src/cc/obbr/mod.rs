@@ -101,7 +101,7 @@
 //! | `UNACKED_WEIGHT` | 10 | — | U = delivered − 10·unacked | §4.2 |
 //! | `PROBE_FLOOR` | 1.25 | — | least cwnd gain while pacing_gain > 1 | §5.1; `ngx_max(1.25, gain)` |
 //! | `NO_LOSS_BOOST_MS` | 3000 | ms | after this long without loss, probe with g_max | `ngx_bbr_loss_timer_win_size_ms` |
-//! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | after a revert, no low-bandwidth detection for this long | `10 * bbr->min_rtt` |
+//! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | at most one revert in this long (`holdoff = "low_bandwidth"`: no low-bandwidth detection) | `10 * bbr->min_rtt` |
 //! | `STARTUP_LOSS_PERCENT` | 10 | % | oBBR acts in STARTUP only at this cumulative loss | `total_loss * 100.0 / total_acked < 10.0` |
 
 mod bw_drop;
