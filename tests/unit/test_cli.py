@@ -149,8 +149,11 @@ def test_usage_errors_exit_2(workdir: Path) -> None:
 
 
 CHILD = """
-import sys, time
+import signal, sys, time
 from pathlib import Path
+# A terminal's Ctrl-C: a job started with `&` by a non-interactive shell (as CI may run us)
+# inherits SIGINT ignored, and Python then installs no KeyboardInterrupt handler.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sys.path.insert(0, {tests!r})
 import fake_core
 
