@@ -32,8 +32,8 @@ demo: build-dev
 	@echo "plot: results/demo/overview.png"
 
 lint: build-dev
-	$(VENV)/bin/ruff check python tests
-	$(VENV)/bin/ruff format --check python tests
+	$(VENV)/bin/ruff check python tests tools
+	$(VENV)/bin/ruff format --check python tests tools
 	$(VENV)/bin/mypy
 	cargo fmt --all --check
 	cargo clippy --workspace --all-targets --release -- -D warnings

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Real-stack check of a bloatlab scenario (README: "WWW'21 on a real kernel"): the kernel's
+# TCP through a kernel tbf, three hosts in network namespaces (root namespace = router).
+#   server (netns srv, 10.0.1.1) --veth--> router --tbf(RATE, BURST, LIMIT)--veth--> client (netns cli)
+#   client --tunC--> delay_line.py (DELAY) --tunR--> router --> server      (ACK path)
+# Needs root, iproute2 with tbf, /dev/net/tun. Samples `ss -tin` on the server every 0.5 s.
+# Usage: run.sh OUTDIR CC LIMIT BURST BITRATE_BPS SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
+set -euo pipefail
+out=$1 cc=$2 limit=$3 burst=$4 bitrate=$5 seconds=$6
+rate=25mbit delay=0.100
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+
+cleanup() {
+    [[ -n ${sampler:-} ]] && kill "$sampler" 2>/dev/null || true
+    [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null || true
+    ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
+    ip netns del srv 2>/dev/null || true
+    ip netns del cli 2>/dev/null || true
+    ip link del srvR 2>/dev/null || true
+    ip link del cliR 2>/dev/null || true
+}
+trap cleanup EXIT
+cleanup
+
+ip netns add srv
+ip netns add cli
+ip link add srv0 type veth peer name srvR
+ip link add cli0 type veth peer name cliR
+ip link set srv0 netns srv
+ip link set cli0 netns cli
+ip netns exec srv ip addr add 10.0.1.1/24 dev srv0
+ip netns exec cli ip addr add 10.0.2.1/24 dev cli0
+ip addr add 10.0.1.254/24 dev srvR
+ip addr add 10.0.2.254/24 dev cliR
+for ns in srv cli; do
+    ip netns exec $ns ip link set lo up
+    ip netns exec $ns ip link set ${ns}0 up
+done
+ip link set srvR up
+ip link set cliR up
+ip netns exec srv ip route add default via 10.0.1.254
+sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
+
+rm -f "$out/delay.ready"
+python3 "$here/delay_line.py" $delay "$out/delay.ready" &
+delay_pid=$!
+for _ in $(seq 50); do [[ -f $out/delay.ready ]] && break; sleep 0.1; done
+ip link set tunC netns cli
+ip link set tunR up
+sysctl -qw net.ipv4.conf.tunR.rp_filter=0
+ip netns exec cli sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.cli0.rp_filter=0
+ip netns exec cli ip link set tunC up
+ip netns exec cli ip route add 10.0.1.0/24 dev tunC
+tc qdisc add dev cliR root tbf rate $rate burst "$burst" limit "$limit"
+
+ip netns exec srv python3 "$here/server.py" "$cc" &
+sleep 0.5
+(
+    while true; do
+        echo "T $(date +%s.%N)"
+        ip netns exec srv ss -tin state established || true
+        sleep 0.5
+    done
+) > "$out/ss.log" &
+sampler=$!
+ip netns exec cli python3 "$here/client.py" "$bitrate" "$seconds" "$out/client.json"
+tc -s qdisc show dev cliR > "$out/tc.log"
