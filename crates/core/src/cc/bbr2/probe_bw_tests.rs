@@ -24,21 +24,16 @@ fn ack_until(
     );
 }
 
+/// Steady ACKs until PROBE_BW enters `phase`; how many it took.
+fn steady_until(d: &mut Driver, max: usize, phase: Phase) -> usize {
+    ack_until(d, max, |_| steady(), |c| c.state == State::ProbeBw(phase))
+}
+
 /// PROBE_BW UP on the path, entered from CRUISE through REFILL.
 fn drive_to_up(p: Params) -> Driver {
     let mut d = drive_to_cruise(p);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
-    ack_until(
-        &mut d,
-        8,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    steady_until(&mut d, 200, Phase::Refill);
+    steady_until(&mut d, 8, Phase::Up);
     d
 }
 
@@ -46,12 +41,7 @@ fn drive_to_up(p: Params) -> Driver {
 fn up_below_inflight_hi_30(p: Params) -> Driver {
     let mut d = drive_to_cruise(p);
     d.cc.b.inflight_hi = Some(30);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    steady_until(&mut d, 200, Phase::Up);
     d
 }
 
@@ -78,12 +68,7 @@ fn cruise_refills_after_target_inflight_rounds_for_reno_coexistence() {
     let head_start = d.cc.probe.rounds_since_probe;
     assert!(head_start < 2);
     // rounds start every 8 ACKs; REFILL once min(63, target_inflight = 16) rounds have passed
-    let acks = ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
+    let acks = steady_until(&mut d, 200, Phase::Refill);
     assert_eq!(acks as u32, 8 * (16 - head_start));
     assert!(d.cc.probe.wait >= Duration::from_secs(2));
 }
@@ -102,12 +87,7 @@ fn without_the_reno_bound_cruise_refills_after_2_s_plus_a_random_second() {
         wait >= Duration::from_secs(2) && wait < Duration::from_secs(3),
         "{wait:?}"
     );
-    ack_until(
-        &mut d,
-        4000,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
+    steady_until(&mut d, 4000, Phase::Refill);
     assert!(d.now > start + wait && d.now <= start + wait + us(1024));
     // another flow (another random stream) waits a different time
     let other = Bbr2::new(
@@ -127,22 +107,12 @@ fn refill_forgets_the_lower_bounds_and_lasts_one_round_then_probes_up() {
     let mut d = drive_to_cruise(Params::default());
     d.cc.b.bw_lo = Some(1500.0);
     d.cc.b.inflight_lo = Some(20);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
+    steady_until(&mut d, 200, Phase::Refill);
     assert_eq!((d.cc.b.bw_lo, d.cc.b.inflight_lo), (None, None));
     assert_eq!(d.cc.probe.ack_phase, AckPhase::Refilling);
     assert!(!d.cc.probe.bw_probe_samples);
     assert_eq!(d.cc.metrics().pacing_gain, Some(1.0));
-    let acks = ack_until(
-        &mut d,
-        20,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    let acks = steady_until(&mut d, 20, Phase::Up);
     assert_eq!(acks, 8);
     assert!(d.cc.probe.bw_probe_samples);
     assert_eq!(d.cc.probe.ack_phase, AckPhase::ProbeStarting);
@@ -383,12 +353,7 @@ fn cruise_and_probe_rtt_leave_15_percent_headroom_below_inflight_hi() {
     assert_eq!(d.cc.inflight_with_headroom(), 26); // 30 − floor(30 · 38/256 = 4.45)
     d.ack(steady());
     assert_eq!(d.cc.cwnd(), 26);
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
+    steady_until(&mut d, 200, Phase::Refill);
     assert_eq!(d.cc.cwnd(), 28); // 26 + 2 acked
     d.acks(3, steady());
     assert_eq!(d.cc.cwnd(), 30); // REFILL (like DOWN and UP) is capped at inflight_hi itself
@@ -401,19 +366,9 @@ fn a_risky_probe_stops_at_inflight_hi_and_reprobes_once_its_feedback_ends() {
     let mut d = drive_to_cruise(Params::default());
     d.cc.b.inflight_hi = Some(30);
     d.cc.probe.prev_probe_too_high = true; // the last probe saw too much loss
-    ack_until(
-        &mut d,
-        200,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Refill),
-    );
+    steady_until(&mut d, 200, Phase::Refill);
     // in_net = 28 + 2 ≥ inflight_hi on UP's first ACK
-    ack_until(
-        &mut d,
-        8,
-        |_| steady(),
-        |c| c.state == State::ProbeBw(Phase::Up),
-    );
+    steady_until(&mut d, 8, Phase::Up);
     d.ack(steady());
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     assert!(d.cc.probe.stopped_risky_probe && !d.cc.probe.prev_probe_too_high);
