@@ -5,9 +5,13 @@
 #   server (netns srv, 10.0.1.1) --veth--> router --tbf(RATE, BURST, LIMIT)--veth--> client (netns cli)
 #   client --tunC--> delay_line.py (DELAY) --tunR--> router --> server      (ACK path)
 # Needs root, iproute2 with tbf, /dev/net/tun. Samples `ss -tin` on the server every 0.5 s.
-# Usage: run.sh OUTDIR CC LIMIT BURST BITRATE_BPS SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
+# The player is client.py at a fixed bitrate (PLAYER = bits/s), or dash.js in headless Chromium
+# playing a directory made by make_media.sh (PLAYER = that directory); either way the run
+# leaves OUTDIR/client.json for summarise.py.
+# Usage: run.sh OUTDIR CC LIMIT BURST PLAYER SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
+#                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
-out=$1 cc=$2 limit=$3 burst=$4 bitrate=$5 seconds=$6
+out=$1 cc=$2 limit=$3 burst=$4 player=$5 seconds=$6
 rate=25mbit delay=0.100
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
@@ -16,6 +20,7 @@ cleanup() {
     [[ -n ${sampler:-} ]] && kill "$sampler" 2>/dev/null || true
     [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null || true
     ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
+    ip netns pids cli 2>/dev/null | xargs -r kill 2>/dev/null || true
     ip netns del srv 2>/dev/null || true
     ip netns del cli 2>/dev/null || true
     ip link del srvR 2>/dev/null || true
@@ -55,7 +60,9 @@ ip netns exec cli ip link set tunC up
 ip netns exec cli ip route add 10.0.1.0/24 dev tunC
 tc qdisc add dev cliR root tbf rate $rate burst "$burst" limit "$limit"
 
-ip netns exec srv python3 "$here/server.py" "$cc" &
+media=()
+[[ -d $player ]] && media=("$player")
+ip netns exec srv python3 "$here/server.py" "$cc" "${media[@]}" &
 sleep 0.5
 (
     while true; do
@@ -65,5 +72,15 @@ sleep 0.5
     done
 ) > "$out/ss.log" &
 sampler=$!
-ip netns exec cli python3 "$here/client.py" "$bitrate" "$seconds" "$out/client.json"
+if [[ -d $player ]]; then
+    rm -rf "$out/chromium"
+    ip netns exec cli timeout "$seconds" chromium --headless --no-sandbox --disable-gpu \
+        --disable-quic --no-first-run --disable-background-networking --disable-component-update \
+        --disable-sync --autoplay-policy=no-user-gesture-required --enable-logging=stderr \
+        --user-data-dir="$out/chromium" http://10.0.1.1:8080/index.html > "$out/chrome.log" 2>&1 || true
+    rm -rf "$out/chromium"
+    python3 "$here/dash_log.py" "$out/chrome.log" "$out/client.json"
+else
+    ip netns exec cli python3 "$here/client.py" "$player" "$seconds" "$out/client.json"
+fi
 tc -s qdisc show dev cliR > "$out/tc.log"

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Media for the real-stack dash.js check (README: "The deep-buffer mechanism on a real
+# kernel"): the WWW'21 ladder (11 levels, 1, 2.5, 5 ... 25 Mb/s, 5 s segments) encoded by
+# ffmpeg as constant-bitrate H.264 with filler, so every segment has its nominal size
+# (bitrate x 5 s), as the paper set minrate/maxrate/bufsize for. The picture is ffmpeg's
+# 320x180 test pattern: the size of a segment, not its picture, is what loads the network.
+# One AdaptationSet holds all levels, so dash.js can switch between them. Adds dash.js
+# (npm package `dashjs`, default 3.0.3, the release of the paper's Chrome 80 days) and
+# player.html. Needs ffmpeg and npm. Takes 11 x 1.4 GB of disk per 150 s of video.
+# Usage: make_media.sh OUTDIR [SECONDS=150] [DASHJS_VERSION=3.0.3]
+set -euo pipefail
+out=$1 seconds=${2:-150} dashjs=${3:-3.0.3}
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$out"
+
+args=()
+i=0
+for kbps in 1000 2500 5000 7500 10000 12500 15000 17500 20000 22500 25000; do
+    args+=(-map 0:v "-b:v:$i" "${kbps}k" "-minrate:v:$i" "${kbps}k" "-maxrate:v:$i" "${kbps}k"
+           "-bufsize:v:$i" "$((kbps / 2))k")
+    i=$((i + 1))
+done
+ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=320x180:rate=30" -t "$seconds" \
+    "${args[@]}" -c:v libx264 -preset ultrafast -x264-params nal-hrd=cbr:filler=1 \
+    -g 150 -keyint_min 150 -sc_threshold 0 \
+    -f dash -seg_duration 5 -use_template 1 -use_timeline 0 -adaptation_sets "id=0,streams=v" \
+    -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'seg-$RepresentationID$-$Number$.m4s' \
+    "$out/manifest.mpd"
+
+tmp=$(mktemp -d)
+(cd "$tmp" && npm pack --silent "dashjs@$dashjs" > /dev/null && tar xzf dashjs-*.tgz)
+cp "$tmp/package/dist/dash.all.min.js" "$out/"
+rm -rf "$tmp"
+cp "$here/player.html" "$out/index.html"
