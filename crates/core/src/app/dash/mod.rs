@@ -62,6 +62,7 @@ impl DashSession {
             buffer_time_at_top_quality: top,
             stall_threshold: p.stall_threshold,
             schedule: p.schedule,
+            schedule_poll: p.schedule_poll,
             audio_target_extra: p.audio_target_extra,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
@@ -135,7 +136,7 @@ impl DashSession {
                 .on_progress(now, x.body_received(), x.first_byte_at)
                 .is_some()
             {
-                // abandon; the player asks its ABR again (which remembers why) for the re-request
+                // abandon; the player re-requests the segment at the level the ABR chose
                 self.http.abort(a.id, net);
                 let x = self.http.exchange(a.id);
                 self.player

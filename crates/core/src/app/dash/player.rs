@@ -16,8 +16,12 @@
 //! The playhead moves in exact integer time, so a stall begins at the
 //! nanosecond the buffer empties, not at the next event. The audio track (if
 //! any) follows the video's buffer level at its single level. A request goes
-//! out when the level reaches the threshold (≤ rather than dash.js's <, which
-//! differs only at that one nanosecond and lets a timer set for the crossing fire).
+//! out when the level is at most the threshold (≤ rather than dash.js's <, which
+//! differs only at that one nanosecond and lets a timer set for the crossing fire),
+//! at one of the scheduler's checks: dash.js checks a track when a segment is
+//! appended, and while the buffer is full, again every `schedule_poll` (500 ms)
+//! after that, so a request goes out up to 500 ms after the level falls below the
+//! threshold. A BOLA pacing delay set at a check runs from that check.
 //!
 //! Deviations: no fast switching (segment replacement) and no seeking; the
 //! manifest is one request made before the first segment.
@@ -37,6 +41,8 @@ pub struct PlayerConfig {
     /// Below this level the player reports BUFFER_EMPTY to the ABR (dash.js `stallThreshold`).
     pub stall_threshold: Duration,
     pub schedule: Schedule,
+    /// Interval of the scheduler's checks after an append (zero: checks at every instant).
+    pub schedule_poll: Duration,
     pub audio_target_extra: Duration,
 }
 
@@ -92,6 +98,12 @@ struct TrackState {
     last_level: Option<usize>,
     /// Earliest time the next request may go (BOLA's pacing delay).
     not_before: Time,
+    /// The scheduler's checks fall at this time plus multiples of `schedule_poll`
+    /// (the last append or abandonment, or the manifest's arrival).
+    checks_from: Time,
+    /// The level an abandonment chose: the segment is re-requested at it, without
+    /// another ABR decision (dash.js's replacement request skips `checkPlaybackQuality`).
+    replacement: Option<usize>,
 }
 
 pub struct Player {
@@ -123,6 +135,8 @@ impl Player {
             history: Vec::new(),
             last_level: None,
             not_before: Time::ZERO,
+            checks_from: Time::ZERO,
+            replacement: None,
         };
         let mut tracks = vec![track(video)];
         tracks.extend(audio.map(track));
@@ -148,6 +162,21 @@ impl Player {
     pub fn begin(&mut self, now: Time) {
         self.began_at = Some(now);
         self.clock = now;
+        for t in &mut self.tracks {
+            t.checks_from = now;
+        }
+    }
+
+    /// The first scheduler check of `track` at or after `at`; a pacing delay already
+    /// set by a passing check needs no further check.
+    fn check_at(&self, track: usize, at: Time) -> Time {
+        let t = &self.tracks[track];
+        let poll = self.cfg.schedule_poll.as_nanos();
+        if poll == 0 || t.not_before > t.checks_from || at <= t.checks_from {
+            return at.max(t.checks_from);
+        }
+        let since = (at - t.checks_from).as_nanos();
+        t.checks_from + Duration::from_nanos(since.div_ceil(poll) * poll)
     }
 
     fn length(&self) -> Duration {
@@ -271,11 +300,14 @@ impl Player {
             if !self.may_request(track)
                 || self.level(track) > self.threshold(track)
                 || now < self.tracks[track].not_before
+                || now < self.check_at(track, now)
             {
                 continue;
             }
             let index = self.tracks[track].next;
-            let level = if track == VIDEO {
+            let level = if let Some(level) = self.tracks[track].replacement.take() {
+                level
+            } else if track == VIDEO {
                 let ctx = Self::ctx(
                     &self.tracks,
                     self.playhead,
@@ -360,7 +392,11 @@ impl Player {
             p.index,
         );
         let choice = self.abr.abandon(&ctx, &p)?;
-        (choice != p.level).then_some(choice)
+        if choice == p.level {
+            return None;
+        }
+        self.tracks[VIDEO].replacement = Some(choice);
+        Some(choice)
     }
 
     /// The fetch of `track` ended at `now`: complete (appended) or abandoned.
@@ -401,6 +437,7 @@ impl Player {
             self.abr.on_download(&ctx, &download);
         }
         let t = &mut self.tracks[track];
+        t.checks_from = now;
         if !abandoned {
             t.buffered += t.media.segment_duration;
             t.next += 1;
@@ -456,10 +493,15 @@ impl Player {
             if t.not_before > self.clock {
                 next = next.min(t.not_before);
             }
+            let surplus = self.level(track).saturating_sub(self.threshold(track));
+            if surplus.is_zero() {
+                // due at the next check, or when a pacing delay set at one expires
+                next = next.min(self.check_at(track, self.clock).max(t.not_before));
+                continue;
+            }
             if !self.playing {
                 continue;
             }
-            let surplus = self.level(track).saturating_sub(self.threshold(track));
             if track == AUDIO {
                 // audio's threshold drains with the video level, so the surplus only shrinks
                 // once the threshold sits on its one-segment floor
@@ -471,9 +513,7 @@ impl Player {
                     continue;
                 }
             }
-            if !surplus.is_zero() {
-                next = next.min(self.clock + surplus);
-            }
+            next = next.min(self.check_at(track, self.clock + surplus));
         }
         (next != Time::NEVER).then_some(next)
     }

@@ -27,20 +27,61 @@ fn secs(s: f64) -> Time {
     Time::ZERO + Duration::from_secs_f64(s)
 }
 
+fn ms(n: u64) -> Time {
+    Time::ZERO + Duration::from_millis(n)
+}
+
+/// Asks for a pacing delay of `delay` at its first decision, then picks `level` at once.
+struct DelayFirst {
+    level: usize,
+    delay: Option<Duration>,
+}
+
+impl Abr for DelayFirst {
+    fn decide(&mut self, _ctx: &AbrContext) -> Decision {
+        Decision {
+            level: self.level,
+            delay: self.delay.take().unwrap_or(Duration::ZERO),
+        }
+    }
+    fn estimate_bps(&self) -> Option<f64> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        "delay-first"
+    }
+}
+
 fn player(
     level: usize,
     segments: usize,
     audio: bool,
 ) -> (Player, std::rc::Rc<std::cell::Cell<usize>>) {
-    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), segments);
-    let audio = audio.then(|| Video::audio(128e3, Duration::from_secs(5), segments));
-    let cfg = PlayerConfig {
+    player_polled(level, segments, audio, Duration::ZERO)
+}
+
+/// dash.js v5's scheduling (level + segment below a 12 s target), checks every `poll`.
+fn config(poll: Duration) -> PlayerConfig {
+    PlayerConfig {
         buffer_time_default: Duration::from_secs(12),
         buffer_time_at_top_quality: Duration::from_secs(30),
         stall_threshold: Duration::from_millis(500),
         schedule: Schedule::LevelPlusSegmentBelowTarget,
+        schedule_poll: poll,
         audio_target_extra: Duration::ZERO,
-    };
+    }
+}
+
+/// A player whose scheduler checks a full buffer every `poll` after an append.
+fn player_polled(
+    level: usize,
+    segments: usize,
+    audio: bool,
+    poll: Duration,
+) -> (Player, std::rc::Rc<std::cell::Cell<usize>>) {
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), segments);
+    let audio = audio.then(|| Video::audio(128e3, Duration::from_secs(5), segments));
+    let cfg = config(poll);
     let empties = std::rc::Rc::new(std::cell::Cell::new(0));
     let p = Player::new(
         cfg,
@@ -154,4 +195,100 @@ fn audio_following_the_video_does_not_keep_waking_the_player() {
         next >= secs(1.0) + Duration::from_millis(1),
         "woke at {next:?}"
     );
+}
+
+#[test]
+fn a_full_buffer_is_rechecked_every_poll_interval_from_the_last_append() {
+    let (mut p, _) = player_polled(1, 100, false, Duration::from_millis(500));
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(ms(100), VIDEO, w.bytes, Some(ms(50)), false);
+    // an append is a check: 5 s buffered ≤ 12 − 5 s, so the next request goes at once
+    let w = p.want(ms(100)).unwrap();
+    p.on_requested(ms(100), w, 1);
+    p.on_fetched(ms(300), VIDEO, w.bytes, Some(ms(250)), false);
+    // 9.8 s buffered at 0.3 s drains to 7 s at 3.1 s; the checks fall at 0.3 s + k × 0.5 s
+    assert!(p.want(ms(300)).is_none());
+    assert!(
+        p.want(ms(3100)).is_none(),
+        "below the threshold, but between checks"
+    );
+    assert_eq!(p.next_wakeup(), Some(ms(3300)));
+    assert!(p.want(ms(3299)).is_none());
+    assert_eq!(p.want(ms(3300)).map(|w| w.index), Some(2));
+}
+
+#[test]
+fn without_a_poll_interval_the_request_goes_the_instant_the_level_crosses() {
+    let (mut p, _) = player(1, 100, false);
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(ms(100), VIDEO, w.bytes, Some(ms(50)), false);
+    let w = p.want(ms(100)).unwrap();
+    p.on_requested(ms(100), w, 1);
+    p.on_fetched(ms(300), VIDEO, w.bytes, Some(ms(250)), false);
+    assert!(p.want(ms(3099)).is_none());
+    assert_eq!(p.want(ms(3100)).map(|w| w.index), Some(2));
+}
+
+#[test]
+fn a_pacing_delay_set_at_a_check_runs_from_that_check_not_the_next_one() {
+    let video = Video::constant("v", vec![1e6, 2e6], Duration::from_secs(5), 10);
+    let abr = DelayFirst {
+        level: 0,
+        delay: Some(Duration::from_millis(200)),
+    };
+    let mut p = Player::new(
+        config(Duration::from_millis(500)),
+        video,
+        None,
+        Box::new(abr),
+    );
+    p.begin(Time::ZERO);
+    // the check at 0 s asks for 200 ms of delay: the request goes at 0.2 s, between checks
+    assert!(p.want(Time::ZERO).is_none());
+    assert_eq!(p.next_wakeup(), Some(ms(200)));
+    assert_eq!(p.want(ms(200)).map(|w| w.index), Some(0));
+}
+
+/// Picks `level`, and abandons any download at `level` for `to`.
+struct AbandonsTo {
+    level: usize,
+    to: usize,
+}
+
+impl Abr for AbandonsTo {
+    fn decide(&mut self, _ctx: &AbrContext) -> Decision {
+        Decision::now(self.level)
+    }
+    fn abandon(&mut self, _ctx: &AbrContext, p: &Progress) -> Option<usize> {
+        (p.level == self.level).then_some(self.to)
+    }
+    fn estimate_bps(&self) -> Option<f64> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        "abandons-to"
+    }
+}
+
+#[test]
+fn an_abandoned_segment_is_re_requested_at_the_level_the_abandonment_chose() {
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
+    let abr = AbandonsTo { level: 2, to: 0 };
+    let mut p = Player::new(config(Duration::ZERO), video, None, Box::new(abr));
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    assert_eq!(w.level, 2);
+    p.on_requested(Time::ZERO, w, 0);
+    assert_eq!(p.on_progress(ms(600), 1000, Some(ms(100))), Some(0));
+    p.on_fetched(ms(600), VIDEO, 1000, Some(ms(100)), true);
+    // the replacement goes at level 0 without asking the ABR (which would say 2 again)
+    let again = p.want(ms(600)).unwrap();
+    assert_eq!((again.index, again.level), (0, 0));
+    p.on_requested(ms(600), again, 1);
+    p.on_fetched(ms(900), VIDEO, again.bytes, Some(ms(700)), false);
+    assert_eq!(p.want(ms(900)).map(|w| (w.index, w.level)), Some((1, 2)));
 }

@@ -58,6 +58,7 @@
 //! | `long_form_threshold` | 600 | s | long-form content duration | Settings.js |
 //! | `stall_threshold` | 0.5 / 0.3 | s | buffer below this is BUFFER_EMPTY | v3 BufferController, v5 Settings.js |
 //! | `schedule` | level < target / level + segment < target | — | when the next segment is requested | v3 `BufferLevelRule`, v5 `ScheduleController` |
+//! | `schedule_poll` | 500 | ms | the scheduler rechecks a full buffer this often, counted from the last append | v3 `startScheduleTimer(500)`, v4/v5 `scheduling.defaultTimeout` |
 //! | `audio_target_extra` | 0 / 1 | s | audio target = video level + this (≥ one segment) | v3 `BufferLevelRule`, spec §1.11 |
 //! | `initial_bitrate_video_bps` | 1 000 000 | bit/s | first video request | AbrController `DEFAULT_VIDEO_BITRATE` |
 //! | `initial_bitrate_audio_bps` | 100 000 | bit/s | first audio request | AbrController `DEFAULT_AUDIO_BITRATE` |
@@ -184,6 +185,9 @@ pub struct Profile {
     #[serde(with = "duration_str")]
     pub stall_threshold: Duration,
     pub schedule: Schedule,
+    /// A full buffer is rechecked this often after an append (0: at the instant it drains).
+    #[serde(with = "duration_str")]
+    pub schedule_poll: Duration,
     /// Audio's buffer target is the video's buffer level plus this (at least one audio segment).
     #[serde(with = "duration_str")]
     pub audio_target_extra: Duration,
@@ -247,6 +251,7 @@ impl Profile {
             long_form_threshold: Duration::from_secs(600),
             stall_threshold: Duration::from_millis(500),
             schedule: Schedule::LevelBelowTarget,
+            schedule_poll: Duration::from_millis(500),
             audio_target_extra: Duration::ZERO,
             initial_bitrate_video_bps: INITIAL_BITRATE_VIDEO_BPS,
             initial_bitrate_audio_bps: INITIAL_BITRATE_AUDIO_BPS,
@@ -492,6 +497,8 @@ mod tests {
         );
         assert_eq!(v3.long_form_threshold, Duration::from_secs(600));
         assert_eq!(v3.stall_threshold, Duration::from_millis(500));
+        // v3 `startScheduleTimer(500)`; v4.7.4 and v5.2.1 `scheduling.defaultTimeout: 500`
+        assert_eq!(v3.schedule_poll, Duration::from_millis(500));
         assert_eq!(
             (v3.initial_bitrate_video_bps, v3.initial_bitrate_audio_bps),
             (1e6, 1e5)
@@ -520,6 +527,7 @@ mod tests {
         let v5 = Profile::v5();
         assert_eq!(v5.buffer_time_default, Duration::from_secs(18));
         assert_eq!(v5.stall_threshold, Duration::from_millis(300));
+        assert_eq!(v5.schedule_poll, Duration::from_millis(500));
         assert_eq!(v5.estimator, Estimator::Ewma);
         assert_eq!(v5.ewma_weight_per_second, 1.5);
         assert_eq!(
