@@ -8,6 +8,9 @@
 # The player is client.py at a fixed bitrate (PLAYER = bits/s), or dash.js in headless Chromium
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
 # leaves OUTDIR/client.json for summarise.py.
+# OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
+# packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
+# GSO super-packets, which tbf queues (and drops) whole.
 # Usage: run.sh OUTDIR CC LIMIT BURST PLAYER SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
@@ -59,6 +62,10 @@ ip netns exec cli sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.cli0.rp
 ip netns exec cli ip link set tunC up
 ip netns exec cli ip route add 10.0.1.0/24 dev tunC
 tc qdisc add dev cliR root tbf rate $rate burst "$burst" limit "$limit"
+if [[ ${OFFLOADS:-on} == off ]]; then
+    ip netns exec srv ethtool -K srv0 tso off gso off > /dev/null
+    ethtool -K srvR gro off > /dev/null
+fi
 
 media=()
 [[ -d $player ]] && media=("$player")
