@@ -11,6 +11,7 @@
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
+# ABR=abrBola (or abrThroughput) picks dash.js's ABR strategy instead of its default, DYNAMIC.
 # Usage: run.sh OUTDIR CC LIMIT BURST PLAYER SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
@@ -84,7 +85,8 @@ if [[ -d $player ]]; then
     ip netns exec cli timeout "$seconds" chromium --headless --no-sandbox --disable-gpu \
         --disable-quic --no-first-run --disable-background-networking --disable-component-update \
         --disable-sync --autoplay-policy=no-user-gesture-required --enable-logging=stderr \
-        --user-data-dir="$out/chromium" http://10.0.1.1:8080/index.html > "$out/chrome.log" 2>&1 || true
+        --user-data-dir="$out/chromium" "http://10.0.1.1:8080/index.html?abr=${ABR:-abrDynamic}" \
+        > "$out/chrome.log" 2>&1 || true
     rm -rf "$out/chromium"
     python3 "$here/dash_log.py" "$out/chrome.log" "$out/client.json"
 else

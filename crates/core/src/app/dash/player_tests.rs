@@ -197,18 +197,24 @@ fn audio_following_the_video_does_not_keep_waking_the_player() {
     );
 }
 
-#[test]
-fn a_full_buffer_is_rechecked_every_poll_interval_from_the_last_append() {
-    let (mut p, _) = player_polled(1, 100, false, Duration::from_millis(500));
+/// Segment 0 arrives at 0.1 s; as an append is a check and 5 s buffered ≤ 12 − 5 s, segment 1
+/// is requested at once and arrives at 0.3 s: 9.8 s buffered, draining to 7 s at 3.1 s.
+fn two_segments_by_300_ms(poll: Duration) -> Player {
+    let (mut p, _) = player_polled(1, 100, false, poll);
     p.begin(Time::ZERO);
     let w = p.want(Time::ZERO).unwrap();
     p.on_requested(Time::ZERO, w, 0);
     p.on_fetched(ms(100), VIDEO, w.bytes, Some(ms(50)), false);
-    // an append is a check: 5 s buffered ≤ 12 − 5 s, so the next request goes at once
     let w = p.want(ms(100)).unwrap();
     p.on_requested(ms(100), w, 1);
     p.on_fetched(ms(300), VIDEO, w.bytes, Some(ms(250)), false);
-    // 9.8 s buffered at 0.3 s drains to 7 s at 3.1 s; the checks fall at 0.3 s + k × 0.5 s
+    p
+}
+
+#[test]
+fn a_full_buffer_is_rechecked_every_poll_interval_from_the_last_append() {
+    let mut p = two_segments_by_300_ms(Duration::from_millis(500));
+    // the checks fall at 0.3 s + k × 0.5 s
     assert!(p.want(ms(300)).is_none());
     assert!(
         p.want(ms(3100)).is_none(),
@@ -221,14 +227,7 @@ fn a_full_buffer_is_rechecked_every_poll_interval_from_the_last_append() {
 
 #[test]
 fn without_a_poll_interval_the_request_goes_the_instant_the_level_crosses() {
-    let (mut p, _) = player(1, 100, false);
-    p.begin(Time::ZERO);
-    let w = p.want(Time::ZERO).unwrap();
-    p.on_requested(Time::ZERO, w, 0);
-    p.on_fetched(ms(100), VIDEO, w.bytes, Some(ms(50)), false);
-    let w = p.want(ms(100)).unwrap();
-    p.on_requested(ms(100), w, 1);
-    p.on_fetched(ms(300), VIDEO, w.bytes, Some(ms(250)), false);
+    let mut p = two_segments_by_300_ms(Duration::ZERO);
     assert!(p.want(ms(3099)).is_none());
     assert_eq!(p.want(ms(3100)).map(|w| w.index), Some(2));
 }
