@@ -26,6 +26,11 @@ ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=320x180:rate=30" -t "$secon
     -f dash -seg_duration 5 -use_template 1 -use_timeline 0 -adaptation_sets "id=0,streams=v" \
     -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'seg-$RepresentationID$-$Number$.m4s' \
     "$out/manifest.mpd"
+# ffmpeg writes minBufferTime = 2 segments (10 s); dash.js 3.x reports BUFFER_LOADED, which its
+# ThroughputRule waits for, only from that level on, so it would keep level 0 for 3 segments.
+# The paper's MP4Box (GPAC's dasher, `buf` = -100 %) writes one segment (5 s): BUFFER_LOADED after
+# the first segment. 1.5 s does the same without sitting on the 5.0 >= 5 boundary.
+sed -i 's/minBufferTime="[^"]*"/minBufferTime="PT1.5S"/' "$out/manifest.mpd"
 
 tmp=$(mktemp -d)
 (cd "$tmp" && npm pack --silent "dashjs@$dashjs" > /dev/null && tar xzf dashjs-*.tgz)
