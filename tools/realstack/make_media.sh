@@ -6,7 +6,7 @@
 # 320x180 test pattern: the size of a segment, not its picture, is what loads the network.
 # One AdaptationSet holds all levels, so dash.js can switch between them. Adds dash.js
 # (npm package `dashjs`, default 3.0.3, the release of the paper's Chrome 80 days) and
-# player.html. Needs ffmpeg and npm. Takes 11 x 1.4 GB of disk per 150 s of video.
+# player.html. Needs ffmpeg and npm. Takes 2.6 GB of disk per 150 s of video (11 GB for 635 s).
 # Usage: make_media.sh OUTDIR [SECONDS=150] [DASHJS_VERSION=3.0.3]
 set -euo pipefail
 out=$1 seconds=${2:-150} dashjs=${3:-3.0.3}
