@@ -12,6 +12,10 @@
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
 # ABR=abrBola (or abrThroughput) picks dash.js's ABR strategy instead of its default, DYNAMIC.
+# HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
+# did, instead of server.py's HTTP/1.1. Chromium speaks HTTP/2 only over TLS, so the run makes a
+# throwaway self-signed certificate and tells Chromium to accept it; the server namespace's
+# default congestion control is set to CC, since nginx cannot pick one per socket.
 # Usage: run.sh OUTDIR CC LIMIT BURST PLAYER SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
@@ -70,7 +74,35 @@ fi
 
 media=()
 [[ -d $player ]] && media=("$player")
-ip netns exec srv python3 "$here/server.py" "$cc" "${media[@]}" &
+url="http://10.0.1.1:8080/index.html"
+if [[ ${HTTP:-h1} == h2 ]]; then
+    [[ -d $player ]] || { echo "HTTP=h2 needs a media directory as PLAYER" >&2; exit 2; }
+    ip netns exec srv sysctl -qw net.ipv4.tcp_congestion_control="$cc"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
+        -subj /CN=10.0.1.1 -addext subjectAltName=IP:10.0.1.1 \
+        -keyout "$out/key.pem" -out "$out/cert.pem" 2> /dev/null
+    cat > "$out/nginx.conf" <<CONF
+daemon off;
+worker_processes 1;
+pid $out/nginx.pid;
+error_log $out/nginx-error.log;
+events {}
+http {
+    include /etc/nginx/mime.types;
+    access_log $out/nginx-access.log;
+    server {
+        listen 10.0.1.1:8443 ssl http2;
+        ssl_certificate $out/cert.pem;
+        ssl_certificate_key $out/key.pem;
+        root $(cd "$player" && pwd);
+    }
+}
+CONF
+    ip netns exec srv nginx -c "$out/nginx.conf" &
+    url="https://10.0.1.1:8443/index.html"
+else
+    ip netns exec srv python3 "$here/server.py" "$cc" "${media[@]}" &
+fi
 sleep 0.5
 (
     while true; do
@@ -85,7 +117,7 @@ if [[ -d $player ]]; then
     ip netns exec cli timeout "$seconds" chromium --headless --no-sandbox --disable-gpu \
         --disable-quic --no-first-run --disable-background-networking --disable-component-update \
         --disable-sync --autoplay-policy=no-user-gesture-required --enable-logging=stderr \
-        --user-data-dir="$out/chromium" "http://10.0.1.1:8080/index.html?abr=${ABR:-abrDynamic}" \
+        --ignore-certificate-errors --user-data-dir="$out/chromium" "$url?abr=${ABR:-abrDynamic}" \
         > "$out/chrome.log" 2>&1 || true
     rm -rf "$out/chromium"
     python3 "$here/dash_log.py" "$out/chrome.log" "$out/client.json"

@@ -6,6 +6,9 @@
 //!            └──────────────────── reverse link c (½ rtt + ½ extra_rtt): ACKs, requests ◄──────────────────┘
 //! ```
 //!
+//! With `bottleneck.netem`, its delay is spent inside the bottleneck, in front of the queue,
+//! and the two links share only what is left of the RTT (`rtt − netem.delay`, half each).
+//!
 //! In the `loopback` topology (`tc` on `lo`: one netem delay, then one qdisc, for both
 //! directions) the half RTT moves in front of the bottleneck and the reverse link ends there:
 //!
@@ -27,6 +30,7 @@ use crate::engine::{Alarm, Rng, Scheduler};
 use crate::metrics::tables::{FlowRow, QueueRow};
 use crate::metrics::{summarize, Metrics, Window};
 use crate::net::bottleneck::{Bottleneck, Release};
+use crate::net::delay_line::DelayLine;
 use crate::net::link::Link;
 use crate::net::packet::{ConnId, Kind, Packet};
 use crate::net::qdisc::{DropTail, Dropped};
@@ -142,12 +146,15 @@ impl Simulation {
                 rate: rate.unwrap_or(Rate::ZERO),
             },
         };
-        let bottleneck = Bottleneck::new(
+        let mut bottleneck = Bottleneck::new(
             Box::new(DropTail::new(b.limit)),
             service,
             b.loss,
             Rng::stream(scenario.seed, STREAM_LOSS),
         );
+        if let Some(n) = b.netem {
+            bottleneck = bottleneck.with_netem(DelayLine::new(n.delay, n.limit));
+        }
         let mut hosts: Vec<(String, HostShared)> = Vec::new();
         let flows = scenario
             .flows
@@ -191,7 +198,7 @@ impl Simulation {
         let metrics = Metrics::new(scenario.flows.len(), window, t.rate_samples);
         let interval = t.interval;
         let propagation = match b.topology {
-            Topology::Dumbbell => b.rtt.div(2),
+            Topology::Dumbbell => b.link_rtt().div(2),
             Topology::Loopback => Duration::ZERO,
         };
         let forward = Link::new(None, propagation)
@@ -472,6 +479,7 @@ impl Simulation {
         let counters = net.metrics.bottleneck.counters;
         let in_network = (net.forward.packets_in_flight()
             + net.bottleneck.backlog_packets()
+            + net.bottleneck.delayed_packets()
             + net
                 .conns
                 .iter()
@@ -510,7 +518,7 @@ impl Network {
         let c = self.conns.len() as ConnId;
         let f = &self.scenario.flows[flow];
         let b = &self.scenario.bottleneck;
-        let half_rtt = b.rtt.div(2);
+        let half_rtt = b.link_rtt().div(2);
         let extra = f.extra_rtt.div(2);
         let cfg = SenderConfig {
             mss: f.mss,
@@ -544,7 +552,7 @@ impl Network {
                     Topology::Loopback => half_rtt + extra,
                 },
             ),
-            reverse: Link::new(None, (b.rtt - half_rtt) + (f.extra_rtt - extra)),
+            reverse: Link::new(None, (b.link_rtt() - half_rtt) + (f.extra_rtt - extra)),
             connected: false,
         });
         self.flows[flow].conns.push(c);

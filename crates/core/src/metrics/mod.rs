@@ -183,7 +183,10 @@ impl Metrics {
 
     pub fn on_drop(&mut self, pkt: &Packet, reason: DropReason) {
         match reason {
-            DropReason::QueueFull => self.bottleneck.counters.queue_drops += 1,
+            // netem's limit is the root qdisc's: a drop for a full queue at the router.
+            DropReason::QueueFull | DropReason::DelayLineFull => {
+                self.bottleneck.counters.queue_drops += 1
+            }
             DropReason::RandomLoss => self.bottleneck.counters.random_drops += 1,
         }
         if !pkt.kind.is_upstream() {

@@ -1,12 +1,13 @@
-//! The bottleneck router: random loss, then a queue discipline, then a
-//! service (shaper + line, plain line, or trace) that decides when the head
-//! packet leaves.
+//! The bottleneck router: random loss, then (optionally) a netem delay in front of the
+//! queue, then a queue discipline, then a service (shaper + line, plain line, or trace)
+//! that decides when the head packet leaves.
 //!
 //! The owner calls [`Bottleneck::arrive`] for each packet and then
 //! [`Bottleneck::release`] until it answers `Wait` or `Idle`, scheduling a
 //! wake-up at the `Wait` time. Departing packets carry the time their last bit
 //! leaves the line; propagation is the next link's job.
 
+use super::delay_line::DelayLine;
 use super::packet::Packet;
 use super::qdisc::{DropReason, Dropped, Qdisc};
 use super::service::Service;
@@ -24,6 +25,7 @@ pub enum Release {
 }
 
 pub struct Bottleneck {
+    netem: Option<DelayLine>,
     qdisc: Box<dyn Qdisc>,
     service: Service,
     loss: f64,
@@ -34,6 +36,7 @@ pub struct Bottleneck {
 impl Bottleneck {
     pub fn new(qdisc: Box<dyn Qdisc>, service: Service, loss: f64, rng: Rng) -> Self {
         Bottleneck {
+            netem: None,
             qdisc,
             service,
             loss,
@@ -42,7 +45,14 @@ impl Bottleneck {
         }
     }
 
-    /// A packet reaches the router. Random loss applies first, then the qdisc's limit.
+    /// Puts a netem delay in front of the queue (see [`DelayLine`]).
+    pub fn with_netem(mut self, netem: DelayLine) -> Self {
+        self.netem = Some(netem);
+        self
+    }
+
+    /// A packet reaches the router. Random loss applies first, then netem's limit if there is
+    /// a netem delay (the qdisc's when the packet leaves it), else the qdisc's limit.
     pub fn arrive(&mut self, now: Time, mut packet: Packet) -> Result<(), Dropped> {
         if self.rng.chance(self.loss) {
             return Err(Dropped {
@@ -50,12 +60,34 @@ impl Bottleneck {
                 reason: DropReason::RandomLoss,
             });
         }
+        if let Some(netem) = &mut self.netem {
+            return netem.admit(now, packet);
+        }
         packet.enqueued_at = now;
         self.qdisc.enqueue(now, packet)
     }
 
-    /// Lets the head packet leave if the service allows it now.
+    /// Moves the packets netem has held long enough into the queue (refused ones into
+    /// `drops`), then lets the head packet leave if the service allows it now. A `Wait` also
+    /// covers the next packet due out of netem.
     pub fn release(&mut self, now: Time, drops: &mut Vec<Dropped>) -> Release {
+        let Some(netem) = &mut self.netem else {
+            return self.release_head(now, drops);
+        };
+        while let Some(packet) = netem.take_due(now) {
+            if let Err(d) = self.qdisc.enqueue(packet.enqueued_at, packet) {
+                drops.push(d);
+            }
+        }
+        let next_due = netem.next_due();
+        match (self.release_head(now, drops), next_due) {
+            (Release::Wait(t), Some(due)) => Release::Wait(t.min(due)),
+            (Release::Idle, Some(due)) => Release::Wait(due),
+            (release, _) => release,
+        }
+    }
+
+    fn release_head(&mut self, now: Time, drops: &mut Vec<Dropped>) -> Release {
         let Some(head) = self.qdisc.peek() else {
             return Release::Idle;
         };
@@ -125,6 +157,11 @@ impl Bottleneck {
         self.qdisc.len_packets()
     }
 
+    /// Packets inside netem's delay (not queued: they wait out the path's delay).
+    pub fn delayed_packets(&self) -> usize {
+        self.netem.as_ref().map_or(0, DelayLine::len_packets)
+    }
+
     pub fn tokens_bytes(&mut self, now: Time) -> f64 {
         self.service.tokens_bytes(now)
     }
@@ -148,6 +185,7 @@ mod tests {
     use crate::net::mahimahi::Trace;
     use crate::net::qdisc::{DropTail, Limit};
     use crate::net::service::TokenBucket;
+    use crate::time::Duration;
 
     fn tbf(burst: u64) -> Bottleneck {
         let service = Service::Shaped {
@@ -226,6 +264,53 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![10, 10, 10]
         );
+    }
+
+    #[test]
+    fn netem_holds_packets_for_its_delay_before_the_shaper_and_refuses_beyond_its_limit() {
+        let mut b = tbf(3000).with_netem(DelayLine::new(Duration::from_millis(100), 3));
+        let refused: Vec<bool> = (0..4)
+            .map(|_| {
+                b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                    .is_err()
+            })
+            .collect();
+        assert_eq!(refused, vec![false, false, false, true]);
+        assert_eq!((b.delayed_packets(), b.backlog_packets()), (3, 0));
+        // nothing is queued yet, but the router must wake when the first packet is due
+        assert!(matches!(
+            b.release(Time::from_millis(1), &mut Vec::new()),
+            Release::Wait(t) if t == Time::from_millis(100)
+        ));
+        // then as without netem, 100 ms later: two back to back, the third on tokens
+        let starts: Vec<u64> = drain(&mut b, Time::from_millis(1))
+            .iter()
+            .map(|(s, _)| s.as_nanos() / 1000)
+            .collect();
+        assert_eq!(starts, vec![100_000, 100_012, 100_480]);
+        assert_eq!(b.delayed_packets(), 0);
+    }
+
+    #[test]
+    fn the_queue_behind_netem_still_drops_at_its_own_limit() {
+        let q = Box::new(DropTail::new(Limit::Packets(2)));
+        let service = Service::Plain {
+            rate: Rate::from_mbps(1),
+        };
+        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1))
+            .with_netem(DelayLine::new(Duration::from_millis(10), 1000));
+        for _ in 0..5 {
+            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                .unwrap();
+        }
+        let mut drops = Vec::new();
+        let release = b.release(Time::from_millis(10), &mut drops);
+        // as netem_dequeue does, every due packet moves into the queue before the head
+        // leaves: two fit, three find it full; then the first leaves
+        assert!(matches!(release, Release::Depart { .. }));
+        assert_eq!(drops.len(), 3);
+        assert!(drops.iter().all(|d| d.reason == DropReason::QueueFull));
+        assert_eq!((b.backlog_packets(), b.delayed_packets()), (1, 0));
     }
 
     #[test]

@@ -1,9 +1,9 @@
 //! Packets, links and the bottleneck router.
 //!
 //! ```text
-//!  sender ─access link─► [ bottleneck: loss → qdisc → shaper → line ] ─forward link─► receiver
-//!     ▲                                                                                  │
-//!     └──────────────────────────────── reverse link ◄───────────────────────────────────┘
+//!  sender ─access link─► [ bottleneck: loss → (netem delay) → qdisc → shaper → line ] ─forward link─► receiver
+//!     ▲                                                                                                  │
+//!     └──────────────────────────────────────── reverse link ◄───────────────────────────────────────────┘
 //! ```
 //!
 //! A [`link::Link`] serialises (optionally) and delays packets in FIFO order.
@@ -12,6 +12,7 @@
 //! over a physical line, a plain rate-limited line, or a Mahimahi trace.
 
 pub mod bottleneck;
+pub mod delay_line;
 pub mod link;
 pub mod mahimahi;
 pub mod packet;

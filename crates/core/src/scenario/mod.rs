@@ -11,6 +11,7 @@ use crate::app::dash::http;
 use crate::app::dash::video::Video;
 use crate::app::dash::DashConfig;
 use crate::cc::CcConfig;
+use crate::net::delay_line::DEFAULT_LIMIT as DEFAULT_NETEM_LIMIT;
 use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
 use crate::time::Duration;
@@ -58,6 +59,13 @@ pub enum Shaper {
     Tbf { burst_bytes: u64 },
 }
 
+/// A netem delay in front of the router's queue (`net::delay_line`).
+#[derive(Clone, Copy, Debug)]
+pub struct Netem {
+    pub delay: Duration,
+    pub limit: u32,
+}
+
 #[derive(Clone, Debug)]
 pub struct Bottleneck {
     /// `None` only when a trace drives the link.
@@ -69,11 +77,20 @@ pub struct Bottleneck {
     pub loss: f64,
     /// Largest extra forward delay drawn per packet (0 = none).
     pub jitter: Duration,
+    /// Part of `rtt` spent in netem at the router, on the data direction.
+    pub netem: Option<Netem>,
     pub topology: Topology,
     pub schedule: Vec<(Duration, Rate)>,
     pub trace: Option<(String, Trace)>,
     /// rate × rtt in bytes on the wire (trace: its mean rate), 0 if undefined.
     pub bdp_bytes: u64,
+}
+
+impl Bottleneck {
+    /// The round trip's propagation on the links: `rtt` less what netem spends of it.
+    pub fn link_rtt(&self) -> Duration {
+        self.rtt - self.netem.map_or(Duration::ZERO, |n| n.delay)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -196,6 +213,7 @@ impl Scenario {
                 "queue": limit,
                 "loss": b.loss,
                 "jitter_ns": b.jitter.as_nanos(),
+                "netem": b.netem.map(|n| json!({"delay_ns": n.delay.as_nanos(), "limit_pkts": n.limit})),
                 "topology": b.topology,
                 "schedule": b.schedule.iter().map(|(at, r)| json!({"at_ns": at.as_nanos(), "rate_bps": r.bps()})).collect::<Vec<_>>(),
                 "trace": b.trace.as_ref().map(|(p, _)| p.clone()),
@@ -495,6 +513,38 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             ),
         );
     }
+    let netem = match &b.netem {
+        None => None,
+        Some(_) if b.topology == Topology::Loopback => {
+            return err(
+                "bottleneck.netem",
+                "not available with topology = \"loopback\", whose delay is already netem's in front of the queue: use the dumbbell topology",
+            )
+        }
+        Some(n) => {
+            if n.delay.0.is_zero() || n.delay.0 > rtt {
+                return err(
+                    "bottleneck.netem.delay",
+                    format!(
+                        "{}ms is out of range: allowed 0 < delay ≤ rtt = {}ms (netem's delay is part of the RTT)",
+                        n.delay.0.as_nanos() as f64 / 1e6,
+                        rtt.as_nanos() as f64 / 1e6
+                    ),
+                );
+            }
+            let limit = n.limit.unwrap_or(DEFAULT_NETEM_LIMIT as u64);
+            if !(1..=u32::MAX as u64).contains(&limit) {
+                return err(
+                    "bottleneck.netem.limit",
+                    format!("{limit} is out of range: allowed 1 ≤ limit ≤ {} packets", u32::MAX),
+                );
+            }
+            Some(Netem {
+                delay: n.delay.0,
+                limit: limit as u32,
+            })
+        }
+    };
     let bdp_bytes = match (&trace, rate) {
         (Some((_, t)), _) => (t.mean_rate_bps() * rtt.as_secs_f64() / 8.0) as u64,
         (None, Some(r)) => r.bdp_bytes(rtt),
@@ -577,6 +627,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         limit,
         loss: b.loss,
         jitter,
+        netem,
         topology: b.topology,
         schedule,
         trace,

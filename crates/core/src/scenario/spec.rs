@@ -55,6 +55,8 @@ pub struct BottleneckSpec {
     pub loss: f64,
     /// Extra delay per packet leaving the bottleneck, uniform in [0, jitter], order kept.
     pub jitter: Option<DurationField>,
+    /// A netem delay in front of the queue (root netem, the shaper as its child).
+    pub netem: Option<NetemSpec>,
     /// Which packets share the bottleneck: the data direction only, or both directions.
     #[serde(default)]
     pub topology: Topology,
@@ -76,6 +78,15 @@ pub enum Topology {
     /// `tc` on one host's loopback device: both directions pass the same delay and then the
     /// same qdisc and shaper, so ACKs queue behind data (and share its random loss).
     Loopback,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetemSpec {
+    /// Part of `rtt`, spent on the data direction inside the router.
+    pub delay: DurationField,
+    /// Packets netem's time queue holds; default netem's own (1000).
+    pub limit: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]

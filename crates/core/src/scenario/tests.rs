@@ -121,6 +121,31 @@ fn jitter_is_bounded_by_half_the_rtt_and_echoed() {
 }
 
 #[test]
+fn netem_takes_its_delay_out_of_the_rtt_and_defaults_to_netems_limit() {
+    let mut v = base();
+    v["bottleneck"]["netem"] = json!({"delay": "60ms"});
+    let s = parse(&v).unwrap();
+    let n = s.bottleneck.netem.unwrap();
+    assert_eq!((n.delay, n.limit), (Duration::from_millis(60), 1000));
+    assert_eq!(s.bottleneck.link_rtt(), Duration::from_millis(40));
+    assert_eq!(s.bottleneck.bdp_bytes, 312_500); // the RTT, and so the BDP, is unchanged
+    assert_eq!(s.to_json()["bottleneck"]["netem"]["limit_pkts"], 1000);
+    assert!(parse(&base()).unwrap().to_json()["bottleneck"]["netem"].is_null());
+
+    let e = error_of(|v| v["bottleneck"]["netem"] = json!({"delay": "101ms"}));
+    assert_eq!(e.path, "bottleneck.netem.delay");
+    assert!(e.message.contains("0 < delay ≤ rtt = 100ms"), "{e}");
+    let e = error_of(|v| v["bottleneck"]["netem"] = json!({"delay": "10ms", "limit": 0}));
+    assert_eq!(e.path, "bottleneck.netem.limit");
+    assert!(e.message.contains("allowed 1 ≤ limit"), "{e}");
+    let e = error_of(|v| {
+        v["bottleneck"]["netem"] = json!({"delay": "10ms"});
+        v["bottleneck"]["topology"] = json!("loopback");
+    });
+    assert_eq!(e.path, "bottleneck.netem");
+}
+
+#[test]
 fn the_topology_is_named_and_echoed() {
     let e = error_of(|v| v["bottleneck"]["topology"] = json!("ring"));
     assert_eq!(e.path, "bottleneck.topology");

@@ -13,6 +13,8 @@ struct Path {
     burst_kb: Option<u64>,
     jitter_us: u64,
     topology: &'static str,
+    /// netem in front of the queue: (its delay in % of the RTT, its limit in packets).
+    netem: Option<(u64, u64)>,
 }
 
 fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
@@ -24,6 +26,7 @@ fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
         burst_kb,
         jitter_us,
         topology,
+        netem,
     } = p;
     let shaper = match burst_kb {
         Some(b) => json!({"kind": "tbf", "burst": format!("{b}KB")}),
@@ -35,13 +38,18 @@ fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
         .enumerate()
         .map(|(i, (cc, b))| json!({"name": format!("f{i}"), "cc": cc, "start": format!("{}ms", 37 * i), "app": {"kind": "bulk", "bytes": format!("{b}B")}}))
         .collect();
-    json!({
+    let mut v = json!({
         "bottleneck": {"rate": format!("{rate_mbps}Mbps"), "rtt": format!("{rtt_ms}ms"), "loss": loss, "shaper": shaper,
                        "queue": {"kind": "droptail", "limit": format!("{limit_pkts}pkts")},
                        "jitter": format!("{jitter_us}us"), "topology": topology},
         "flow": flows,
         "telemetry": {"interval": "50ms"}
-    })
+    });
+    if let Some((percent, limit)) = netem {
+        v["bottleneck"]["netem"] =
+            json!({"delay": format!("{}us", rtt_ms * 10 * percent), "limit": limit});
+    }
+    v
 }
 
 fn cca() -> impl Strategy<Value = &'static str> {
@@ -52,16 +60,18 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight
-    /// — also when ACKs share the bottleneck (loopback) and the path jitters.
+    /// — also when ACKs share the bottleneck (loopback), the path jitters, or netem holds packets in front of the queue.
     #[test]
     fn packets_and_bytes_are_conserved(
         rate in 2u64..60, rtt in 2u64..120, limit in 2u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.05],
         burst in prop_oneof![Just(None), (2u64..2000).prop_map(Some)],
         jitter_us in prop_oneof![Just(0u64), 1u64..1000],
         topology in prop_oneof![Just("dumbbell"), Just("loopback")],
+        netem in prop_oneof![Just(None), (1u64..=100, 1u64..300).prop_map(Some)],
         ccs in proptest::collection::vec(cca(), 1..4), sizes in proptest::collection::vec(1u64..3_000_000, 3),
     ) {
-        let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us, topology };
+        let netem = netem.filter(|_| topology == "dumbbell");
+        let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us, topology, netem };
         let out = run(&scenario(path, &ccs, &sizes[..ccs.len()]));
         let st = &out.stats;
         prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
@@ -83,6 +93,7 @@ fn an_unlimited_flow_stopped_early_delivers_everything_it_sent() {
         burst_kb: None,
         jitter_us: 0,
         topology: "dumbbell",
+        netem: None,
     };
     let mut s = scenario(path, &["cubic"], &[1]);
     s["flow"][0]["app"] = json!({"kind": "bulk"});

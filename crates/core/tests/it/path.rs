@@ -89,3 +89,35 @@ fn with_host_jitter_min_rtt_expires_and_bbr_probes_rtt_every_ten_seconds() {
     assert!(noisy >= 0.012, "PROBE_RTT {noisy}");
     assert!(noisy > 2.0 * probe_rtt_share("0s"));
 }
+
+fn bbr_behind(queue: &str, netem: Option<u64>) -> Value {
+    let mut v = json!({"duration": "10s",
+           "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": "1MB"},
+                          "queue": {"kind": "droptail", "limit": queue}},
+           "flow": [{"name": "a", "cc": "bbr", "app": {"kind": "bulk"}}]});
+    if let Some(limit) = netem {
+        v["bottleneck"]["netem"] = json!({"delay": "100ms", "limit": limit});
+    }
+    v
+}
+
+#[test]
+fn netem_spends_the_rtt_in_front_of_the_queue_and_its_limit_caps_the_sending_rate() {
+    // All 100 ms of the RTT inside netem, none on the links: with room in netem the sender
+    // sees the path it sees without netem (up to the order of simultaneous events, which
+    // differs once the receiver's clock is shifted).
+    let plain = run(&bbr_behind("30KB", None)).summary;
+    let roomy = run(&bbr_behind("30KB", Some(100_000))).summary;
+    let of = |s: &Value, key: &str| s["flows"]["a"][key].as_f64().unwrap();
+    for key in ["bytes_sent", "rtt_p10_s", "rtt_p90_s"] {
+        let (a, b) = (of(&plain, key), of(&roomy, key));
+        assert!((a - b).abs() <= 0.01 * a, "{key}: {a} vs {b}");
+    }
+    let deep = run(&bbr_behind("10MB", Some(100_000))).summary;
+    assert_eq!(count(&deep["bottleneck"]["packets_dropped"]), 0);
+    // STARTUP sends at 2.89 × its estimate; 1000 packets in netem's 100 ms are 10 000
+    // packets/s (≈ 120 Mb/s), so it loses packets at netem though the 10 MB queue has room.
+    let tight = run(&bbr_behind("10MB", Some(1000))).summary;
+    assert!(count(&tight["bottleneck"]["packets_dropped"]) > 0);
+    assert!(tight["bottleneck"]["backlog_p90_bytes"].as_f64().unwrap() < 5e6);
+}

@@ -18,6 +18,8 @@ pub enum DropReason {
     QueueFull,
     /// Random (Bernoulli) loss on the path.
     RandomLoss,
+    /// netem's time queue in front of the queue was full (`net::delay_line`).
+    DelayLineFull,
 }
 
 #[derive(Debug)]
