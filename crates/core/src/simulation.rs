@@ -410,14 +410,13 @@ impl Simulation {
         self.check_done(now, flow);
     }
 
-    /// Tells a pulling server application that `c`'s socket has room.
+    /// Wakes a pulling server application that waits for room in `c`'s socket.
     fn offer_writes(&mut self, now: Time, c: ConnId) {
         let flow = self.net.conns[c as usize].flow;
         if !self.apps[flow].pulls_writes() {
             return;
         }
-        let s = &self.net.conns[c as usize].sender;
-        if s.unsent() + s.outstanding() < s.send_buffer() {
+        if self.net.conns[c as usize].sender.writer_woken() {
             let (app, mut io) = self.app(now, flow);
             app.on_writable(c, &mut io);
         }
@@ -745,13 +744,8 @@ impl Net for Io<'_> {
         self.net.flush_sender(self.now, conn);
     }
 
-    fn unsent(&self, conn: ConnId) -> u64 {
-        self.net.conns[conn as usize].sender.unsent()
-    }
-
-    fn send_buffer(&self, conn: ConnId) -> u64 {
-        let s = &self.net.conns[conn as usize].sender;
-        s.send_buffer().saturating_sub(s.outstanding())
+    fn write_room(&mut self, conn: ConnId) -> u64 {
+        self.net.conns[conn as usize].sender.write_room()
     }
 
     fn discard_unsent(&mut self, conn: ConnId) {

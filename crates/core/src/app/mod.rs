@@ -34,11 +34,10 @@ pub trait Net {
     fn send_upstream(&mut self, conn: ConnId, id: u64, bytes: u32);
     /// Server side: hands `bytes` more to `conn`'s sending socket.
     fn write(&mut self, conn: ConnId, bytes: u64);
-    /// Server side: bytes written to `conn`'s socket that have not been sent yet.
-    fn unsent(&self, conn: ConnId) -> u64;
-    /// Server side: how much unsent data `conn`'s socket accepts now: its send
-    /// buffer (Linux autotunes `sk_sndbuf` to about twice the window) minus what is in flight.
-    fn send_buffer(&self, conn: ConnId) -> u64;
+    /// Server side: payload bytes `conn`'s socket accepts now (Linux's autotuned send
+    /// buffer, `transport::send_buffer`). When it accepts none, the server waits: it is
+    /// offered `on_writable` once the buffer has drained to 2/3.
+    fn write_room(&mut self, conn: ConnId) -> u64;
     /// Server side: forgets data written but not yet sent (an aborted response).
     fn discard_unsent(&mut self, conn: ConnId);
     /// Server side: no more data will be written (the stream ends once acknowledged).

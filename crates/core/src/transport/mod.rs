@@ -6,6 +6,7 @@ pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
+pub mod send_buffer;
 pub mod sender;
 
 use crate::net::packet::Packet;

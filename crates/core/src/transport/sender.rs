@@ -25,11 +25,13 @@
 //! a tail-loss probe that repaired a loss (ACK beyond the probe without a
 //! duplicate report) causes the one-shot CWR reduction Linux applies.
 
+use super::pacer::budget::window_rate;
 use super::pacer::{Pacer, PacerKind};
 use super::rack::Rack;
 use super::rate_sample::{RateSample, RateState};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
+use super::send_buffer::SendBuffer;
 use super::Outbox;
 use crate::cc::{
     CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, WindowValidation,
@@ -43,8 +45,6 @@ use crate::units::Rate;
 const TLP_MIN_SLACK: Duration = Duration::from_millis(2);
 /// Marker for "the application has unlimited data".
 pub const UNLIMITED: u64 = u64::MAX / 4;
-/// Smallest send buffer (Linux `tcp_wmem[1]` is 16 KiB; autotuning starts from 64 KiB of room).
-const MIN_SEND_BUFFER: u64 = 64 * 1024;
 
 #[derive(Clone, Debug)]
 pub struct SenderConfig {
@@ -92,6 +92,7 @@ pub struct TcpSender {
     rtt: RttEstimator,
     rack: Rack,
     pacer: Pacer,
+    sndbuf: SendBuffer,
     ca_state: CaState,
     high_seq: u64,
     backoff: u32,
@@ -122,6 +123,9 @@ impl TcpSender {
         host: HostShared,
     ) -> Self {
         let pacer = Pacer::new(cfg.pacer, cfg.mss);
+        // BBR provisions 3 × cwnd (`bbr_sndbuf_expand`); sized for the initial window at set-up
+        let mut sndbuf = SendBuffer::new(cfg.mss, if cc_config.is_model_based() { 3 } else { 2 });
+        sndbuf.expand(cfg.initial_cwnd);
         TcpSender {
             conn,
             cfg,
@@ -139,6 +143,7 @@ impl TcpSender {
             rtt: RttEstimator::default(),
             rack: Rack::default(),
             pacer,
+            sndbuf,
             ca_state: CaState::Open,
             high_seq: 0,
             backoff: 0,
@@ -207,21 +212,25 @@ impl TcpSender {
         self.finished && matches!(self.phase, Phase::Established) && self.snd_una >= self.write_seq
     }
 
-    /// Bytes written but not yet sent.
-    pub fn unsent(&self) -> u64 {
-        self.write_seq - self.snd_nxt
+    /// Payload bytes the application may write now (see [`SendBuffer`]); none leaves the
+    /// writer waiting until [`Self::writer_woken`].
+    pub fn write_room(&mut self) -> u64 {
+        let rate = self.sk_pacing_bps();
+        self.sndbuf.room(self.write_seq - self.snd_una, rate)
     }
 
-    /// Bytes sent and not yet cumulatively acknowledged.
-    pub fn outstanding(&self) -> u64 {
-        self.snd_nxt - self.snd_una
-    }
-
-    /// What the socket holds before the application waits: Linux autotunes
-    /// `sk_sndbuf` to about twice the congestion window (`tcp_sndbuf_expand`).
-    pub fn send_buffer(&self) -> u64 {
-        let cwnd = self.cc.as_ref().map_or(self.cfg.initial_cwnd, |c| c.cwnd()) as u64;
-        (2 * cwnd * self.cfg.mss as u64).max(MIN_SEND_BUFFER)
+    /// After an ACK or a timer: whether a writer that found no room may write again.
+    pub fn writer_woken(&mut self) -> bool {
+        let Some(cc) = self.cc.as_ref() else {
+            return false;
+        };
+        let (rate, cwnd) = (self.sk_pacing_bps(), cc.cwnd());
+        self.sndbuf.wake(
+            self.write_seq - self.snd_una,
+            rate,
+            self.sb.inflight(),
+            cwnd,
+        )
     }
 
     pub fn acked_bytes(&self) -> u64 {
@@ -607,17 +616,35 @@ impl TcpSender {
     /// algorithm, what the pacer derives from its window (`None` = unpaced).
     pub fn pacing_rate(&self) -> Option<Rate> {
         let cc = self.cc.as_ref()?;
-        cc.pacing_rate().or_else(|| {
-            self.pacer.window_rate(|| {
-                let cwnd = cc.cwnd();
-                let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
-                Some((
-                    cwnd as u64 * self.cfg.mss as u64,
-                    self.rtt.srtt()?,
-                    slow_start,
-                ))
+        cc.pacing_rate()
+            .or_else(|| self.pacer.window_rate(|| self.window()))
+    }
+
+    /// The window in bytes, the smoothed RTT, and whether in slow start.
+    fn window(&self) -> Option<(u64, Duration, bool)> {
+        let cc = self.cc.as_ref()?;
+        let cwnd = cc.cwnd();
+        let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
+        Some((
+            cwnd as u64 * self.cfg.mss as u64,
+            self.rtt.srtt()?,
+            slow_start,
+        ))
+    }
+
+    /// Linux's `sk_pacing_rate`, which sizes TSO skbs even for an unpaced sender: the
+    /// algorithm's rate, or what `tcp_update_pacing_rate` derives from the window (the same
+    /// 2× / 1.2× of cwnd/srtt as the nginx-quic pacer's). 0 before there is either.
+    fn sk_pacing_bps(&self) -> u64 {
+        let Some(cc) = self.cc.as_ref() else {
+            return 0;
+        };
+        cc.pacing_rate()
+            .or_else(|| {
+                let (bytes, srtt, slow_start) = self.window()?;
+                Some(window_rate(bytes, srtt, slow_start))
             })
-        })
+            .map_or(0, Rate::bps)
     }
 
     /// Linux `tcp_is_cwnd_limited`.

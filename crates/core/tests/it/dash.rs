@@ -122,3 +122,31 @@ fn every_response_byte_is_delivered_and_counted_once() {
         out.stats.packets_received + out.stats.packets_dropped + out.stats.packets_in_network
     );
 }
+
+/// Time fraction BBR spends in STARTUP in one minute of the WWW'21 session behind a 10 MB
+/// buffer, with the given token-bucket burst.
+fn bbr_startup_fraction(burst: &str) -> f64 {
+    let app = json!({"kind": "dash", "video": "www21", "abr": "dynamic", "http": "h2"});
+    let out = run(&json!({
+        "duration": "60s",
+        "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": burst},
+                       "queue": {"kind": "droptail", "limit": "10MB"}},
+        "flow": [{"name": "video", "cc": "bbr", "app": app}],
+    }));
+    out.summary["flows"]["video"]["state_time_fraction"]["STARTUP"]
+        .as_f64()
+        .unwrap()
+}
+
+#[test]
+fn a_startup_window_beyond_the_send_buffer_keeps_bbr_in_startup() {
+    // 1 MB burst: STARTUP ends at ~3 s with an estimate of 59 Mb/s, a 2.2 MB window.
+    let short = bbr_startup_fraction("1MB");
+    assert!(short < 0.08, "{short}");
+    // 2 MB burst: a ~170 Mb/s estimate asks for a window whose memory is more than 2/3 of
+    // tcp_wmem[2] = 4 MiB. The server, woken only at 2/3, leaves the socket dry between its
+    // writes; every sample is then app-limited and cannot end STARTUP, which lasts until the
+    // estimate expires (~12 s; ~4 s with an unlimited send buffer).
+    let long = bbr_startup_fraction("2MB");
+    assert!(long > 0.15, "{long}");
+}

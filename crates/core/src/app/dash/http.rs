@@ -10,9 +10,9 @@
 //!   writes nothing more for that stream.
 //!
 //! The server writes only while its socket has room (Linux's autotuned send
-//! buffer, see `Net::send_buffer`), so what sits unsent in the socket is at
-//! most about a window: streams that start later interleave with the rest of
-//! a long response, as they do through a real socket.
+//! buffer, see `Net::write_room`), so what sits unsent in the socket is bounded:
+//! streams that start later interleave with the rest of a long response, as they
+//! do through a real socket.
 //!
 //! Requests, connects and aborts travel client → server as small messages on
 //! the reverse path. The byte layout of each connection (which exchange owns
@@ -321,11 +321,8 @@ impl Http {
             return;
         };
         let header = self.version.response_header_bytes();
-        loop {
-            let room = net.send_buffer(conn).saturating_sub(net.unsent(conn));
-            let Some((id, left, started)) = s.streams.front_mut() else {
-                break;
-            };
+        while let Some((id, left, started)) = s.streams.front_mut() {
+            let room = net.write_room(conn);
             if room == 0 {
                 break;
             }

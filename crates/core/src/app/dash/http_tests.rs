@@ -30,11 +30,9 @@ impl Net for FakeNet {
         *self.unsent.entry(conn).or_default() += bytes;
         *self.written.entry(conn).or_default() += bytes;
     }
-    fn unsent(&self, conn: ConnId) -> u64 {
-        self.unsent.get(&conn).copied().unwrap_or(0)
-    }
-    fn send_buffer(&self, _conn: ConnId) -> u64 {
-        self.room
+    fn write_room(&mut self, conn: ConnId) -> u64 {
+        let unsent = self.unsent.get(&conn).copied().unwrap_or(0);
+        self.room.saturating_sub(unsent)
     }
     fn discard_unsent(&mut self, conn: ConnId) {
         self.discarded.push(conn);
