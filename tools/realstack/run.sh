@@ -12,6 +12,7 @@
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
 # ABR=abrBola (or abrThroughput) picks dash.js's ABR strategy instead of its default, DYNAMIC.
+# DELAY=0.010 sets the round-trip delay in seconds (default 0.100; Table 1 also uses 10 ms).
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
 # did, instead of server.py's HTTP/1.1. Chromium speaks HTTP/2 only over TLS, so the run makes a
 # throwaway self-signed certificate and tells Chromium to accept it; the server namespace's
@@ -20,7 +21,7 @@
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
 out=$1 cc=$2 limit=$3 burst=$4 player=$5 seconds=$6
-rate=25mbit delay=0.100
+rate=25mbit delay=${DELAY:-0.100}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 
