@@ -78,6 +78,9 @@ media=()
 url="http://10.0.1.1:8080/index.html"
 if [[ ${HTTP:-h1} == h2 ]]; then
     [[ -d $player ]] || { echo "HTTP=h2 needs a media directory as PLAYER" >&2; exit 2; }
+    # a namespace may only default to an algorithm the root namespace allows
+    allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
+    [[ " $allowed " == *" $cc "* ]] || sysctl -qw net.ipv4.tcp_allowed_congestion_control="$allowed $cc"
     ip netns exec srv sysctl -qw net.ipv4.tcp_congestion_control="$cc"
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 \
         -subj /CN=10.0.1.1 -addext subjectAltName=IP:10.0.1.1 \
