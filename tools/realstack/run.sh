@@ -16,7 +16,9 @@
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
 # did, instead of server.py's HTTP/1.1. Chromium speaks HTTP/2 only over TLS, so the run makes a
 # throwaway self-signed certificate and tells Chromium to accept it; the server namespace's
-# default congestion control is set to CC, since nginx cannot pick one per socket.
+# default congestion control is set to CC, since nginx cannot pick one per socket (CC is added
+# to the root namespace's tcp_allowed_congestion_control if missing). Needs nginx (Debian's
+# nginx-light has HTTP/2) and openssl.
 # Usage: run.sh OUTDIR CC LIMIT BURST PLAYER SECONDS   e.g. run.sh /tmp/rs bbr 10mb 1mb 20e6 90
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
