@@ -114,6 +114,11 @@ impl SendBuffer {
         !self.waiting
     }
 
+    /// The writer found no room and has not been woken since.
+    pub fn is_waiting(&self) -> bool {
+        self.waiting
+    }
+
     pub fn size(&self) -> u64 {
         self.size
     }

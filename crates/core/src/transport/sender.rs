@@ -221,7 +221,7 @@ impl TcpSender {
 
     /// After an ACK or a timer: whether a writer that found no room may write again.
     pub fn writer_woken(&mut self) -> bool {
-        let Some(cc) = self.cc.as_ref() else {
+        let Some(cc) = self.cc.as_ref().filter(|_| self.sndbuf.is_waiting()) else {
             return false;
         };
         let (rate, cwnd) = (self.sk_pacing_bps(), cc.cwnd());
@@ -623,12 +623,10 @@ impl TcpSender {
     /// The window in bytes, the smoothed RTT, and whether in slow start.
     fn window(&self) -> Option<(u64, Duration, bool)> {
         let cc = self.cc.as_ref()?;
-        let cwnd = cc.cwnd();
-        let slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
         Some((
-            cwnd as u64 * self.cfg.mss as u64,
+            cc.cwnd() as u64 * self.cfg.mss as u64,
             self.rtt.srtt()?,
-            slow_start,
+            in_slow_start(cc.as_ref()),
         ))
     }
 
@@ -655,9 +653,7 @@ impl TcpSender {
         let Some(cc) = self.cc.as_ref() else {
             return false;
         };
-        let cwnd = cc.cwnd();
-        let in_slow_start = cc.metrics().ssthresh_pkts.is_none_or(|ss| cwnd < ss);
-        in_slow_start && cwnd < 2 * self.max_packets_out
+        in_slow_start(cc.as_ref()) && cc.cwnd() < 2 * self.max_packets_out
     }
 
     fn send_syn(&mut self, now: Time, attempts: u32, out: &mut Outbox) {
@@ -894,6 +890,11 @@ pub struct SenderSnapshot {
     pub ca_state: CaState,
     pub next_departure: Time,
     pub established: bool,
+}
+
+/// Linux `tcp_in_slow_start`: below ssthresh (none yet counts as below).
+fn in_slow_start(cc: &dyn CongestionControl) -> bool {
+    cc.metrics().ssthresh_pkts.is_none_or(|ss| cc.cwnd() < ss)
 }
 
 fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
