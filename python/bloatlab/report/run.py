@@ -334,10 +334,10 @@ def video_plot(segments: pa.Table, result: Result) -> Plot:
             )
         if "buffer_s" in rows.column_names:
             requested = _column(rows, "request_t")
-            order = np.argsort(requested)
+            by_request = np.argsort(requested)
             bottom.plot(
-                requested[order],
-                _column(rows, "buffer_s")[order],
+                requested[by_request],
+                _column(rows, "buffer_s")[by_request],
                 color=color,
                 lw=1.2,
                 label=f"{label}: buffer at request",
