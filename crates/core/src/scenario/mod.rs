@@ -9,7 +9,7 @@ pub mod units;
 
 use crate::app::dash::http;
 use crate::app::dash::video::Video;
-use crate::app::dash::DashConfig;
+use crate::app::dash::{DashConfig, INIT_SEGMENT_BYTES};
 use crate::cc::CcConfig;
 use crate::net::delay_line::DEFAULT_LIMIT as DEFAULT_NETEM_LIMIT;
 use crate::net::mahimahi::Trace;
@@ -191,6 +191,7 @@ impl Scenario {
                         "segment_duration_ns": d.video.segment_duration.as_nanos(), "segments": d.video.segments,
                         "audio_bps": d.audio.as_ref().map(|a| a.bitrates_bps[0]), "abr": d.abr, "http": d.http,
                         "profile": d.profile, "max_connections": d.max_connections,
+                        "init_segment_bytes": d.video.init_bytes, "page_bytes": d.page,
                     }),
                 };
                 json!({
@@ -363,11 +364,22 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 audio,
                 profile,
                 max_connections,
+                init_segment,
+                page,
             } = d.as_ref();
-            let video = resolve_video(video).map_err(|m| ScenarioError {
+            let mut video = resolve_video(video).map_err(|m| ScenarioError {
                 path: format!("{path}.app.video"),
                 message: m,
             })?;
+            let init_bytes = init_segment.map_or(INIT_SEGMENT_BYTES, |b| b.0);
+            video.init_bytes = init_bytes;
+            let page: Vec<u64> = page.iter().flatten().map(|b| b.0).collect();
+            if let Some(i) = page.iter().position(|&b| b == 0) {
+                return err(
+                    format!("{path}.app.page[{i}]"),
+                    "0 bytes: each resource of the page needs at least 1 byte (leave it out instead)",
+                );
+            }
             let abr = abr.clone().unwrap_or_default();
             abr.validate().map_err(|m| ScenarioError {
                 path: format!("{path}.app.abr"),
@@ -390,11 +402,12 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                         "\"0bps\": an audio track needs a positive bitrate",
                     )
                 }
-                Some(r) => Some(Video::audio(
-                    r.0.bps_f64(),
-                    video.segment_duration,
-                    video.segments,
-                )),
+                Some(r) => {
+                    let mut audio =
+                        Video::audio(r.0.bps_f64(), video.segment_duration, video.segments);
+                    audio.init_bytes = init_bytes;
+                    Some(audio)
+                }
                 None => None,
             };
             Ok(AppSpec::Dash(Box::new(DashConfig {
@@ -404,6 +417,7 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 http: http.unwrap_or_default(),
                 profile: profile.clone().unwrap_or_default(),
                 max_connections: max_connections as usize,
+                page,
             })))
         }
     }

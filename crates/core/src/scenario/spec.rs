@@ -188,6 +188,10 @@ pub struct DashTable {
     #[serde(default, deserialize_with = "crate::app::dash::profile::setting")]
     pub profile: Option<Profile>,
     pub max_connections: Option<u32>,
+    /// Bytes of each level's initialization segment (0: none are fetched).
+    pub init_segment: Option<SizeField>,
+    /// Bytes of the page and the player's script, fetched in order before the manifest.
+    pub page: Option<Vec<SizeField>>,
 }
 
 /// An inline constant-bitrate ladder.

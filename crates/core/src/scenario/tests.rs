@@ -146,6 +146,46 @@ fn netem_takes_its_delay_out_of_the_rtt_and_defaults_to_netems_limit() {
 }
 
 #[test]
+fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
+    let dash = |v: &mut Value, extra: Value| {
+        let mut app = json!({"kind": "dash", "video": "www21", "audio": "128kbps"});
+        app.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        v["flow"] = json!([{"name": "v", "cc": "bbr", "app": app}]);
+    };
+    let mut v = base();
+    dash(&mut v, json!({}));
+    let s = parse(&v).unwrap();
+    let AppSpec::Dash(d) = &s.flows[0].app else {
+        panic!("a DASH flow")
+    };
+    assert_eq!(d.video.init_bytes, 840);
+    assert_eq!(d.audio.as_ref().map(|a| a.init_bytes), Some(840));
+    assert!(d.page.is_empty());
+
+    dash(
+        &mut v,
+        json!({"init_segment": "0B", "page": ["2442B", "595378B"]}),
+    );
+    let s = parse(&v).unwrap();
+    let AppSpec::Dash(d) = &s.flows[0].app else {
+        panic!("a DASH flow")
+    };
+    assert_eq!(
+        (d.video.init_bytes, d.page.clone()),
+        (0, vec![2442, 595_378])
+    );
+    let echo = &s.to_json()["flows"][0]["app"];
+    assert_eq!(echo["page_bytes"], json!([2442, 595_378]));
+    assert_eq!(echo["init_segment_bytes"], 0);
+
+    let e = error_of(|v| dash(v, json!({"page": ["2kB", "0B"]})));
+    assert_eq!(e.path, "flow[0].app.page[1]");
+    assert!(e.message.contains("at least 1 byte"), "{e}");
+}
+
+#[test]
 fn the_topology_is_named_and_echoed() {
     let e = error_of(|v| v["bottleneck"]["topology"] = json!("ring"));
     assert_eq!(e.path, "bottleneck.topology");

@@ -2,8 +2,12 @@
 //! the player, ABR rules and QoE.
 //!
 //! A session is a browser player and its web server, talking only through
-//! the network: the player fetches the manifest, then segments; the server
-//! answers each request from the catalogue over the flow's connection(s).
+//! the network: the browser fetches the page and the player's script (if the
+//! scenario gives them), the player then the manifest, then init and media
+//! segments; the server answers each request from the catalogue over the
+//! flow's connection(s). The page's requests share the connection(s) with the
+//! video, so they also warm up its congestion control, as on a real testbed
+//! that serves the player from the video's server.
 
 pub mod abr;
 pub mod http;
@@ -24,6 +28,9 @@ use video::Video;
 
 /// Bytes of the MPD dash.js fetches before anything else.
 pub const MANIFEST_BYTES: u64 = 4_000;
+/// Default bytes of each level's initialization segment: `ftyp` + `moov` of one
+/// H.264 track, 838–841 B in `tools/realstack/make_media.sh`'s encode of the ladder.
+pub const INIT_SEGMENT_BYTES: u64 = 840;
 /// Browsers fire XHR `progress` events at most this often (XMLHttpRequest spec: every 50 ms).
 pub const PROGRESS_INTERVAL: crate::time::Duration = crate::time::Duration::from_millis(50);
 
@@ -38,12 +45,18 @@ pub struct DashConfig {
     pub profile: Profile,
     /// HTTP/1.1 connections per host at most.
     pub max_connections: usize,
+    /// Bytes of the page and the player's script, fetched one after another
+    /// before the manifest (empty: the session starts with the manifest).
+    pub page: Vec<u64>,
 }
 
 pub struct DashSession {
     http: Http,
     player: Player,
-    manifest: Option<u64>,
+    /// Bytes still to fetch before the player begins: the page, then the manifest.
+    preamble: std::collections::VecDeque<u64>,
+    /// The exchange carrying the current preamble request.
+    loading: Option<u64>,
     started_at: Time,
     arrivals: Vec<Arrival>,
     next_progress: Time,
@@ -73,7 +86,8 @@ impl DashSession {
         DashSession {
             http: Http::new(cfg.http, cfg.max_connections),
             player: Player::new(player_cfg, cfg.video, cfg.audio, abr),
-            manifest: None,
+            preamble: cfg.page.iter().copied().chain([MANIFEST_BYTES]).collect(),
+            loading: None,
             started_at: Time::ZERO,
             arrivals: Vec::new(),
             next_progress: Time::ZERO,
@@ -82,7 +96,18 @@ impl DashSession {
 
     pub fn on_start(&mut self, net: &mut dyn Net) {
         self.started_at = net.now();
-        self.manifest = Some(self.http.request(MANIFEST_BYTES, net));
+        self.load_next(net);
+    }
+
+    /// Requests the next page resource or the manifest; once none is left, the player begins.
+    fn load_next(&mut self, net: &mut dyn Net) {
+        match self.preamble.pop_front() {
+            Some(bytes) => self.loading = Some(self.http.request(bytes, net)),
+            None => {
+                self.loading = None;
+                self.player.begin(net.now());
+            }
+        }
     }
 
     /// The player stops; nothing more is requested.
@@ -116,9 +141,9 @@ impl DashSession {
 
     fn on_arrival(&mut self, a: Arrival, net: &mut dyn Net) {
         let now = net.now();
-        if Some(a.id) == self.manifest {
+        if Some(a.id) == self.loading {
             if a.complete {
-                self.player.begin(now);
+                self.load_next(net);
             }
             return;
         }

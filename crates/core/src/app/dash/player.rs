@@ -23,8 +23,18 @@
 //! after that, so a request goes out up to 500 ms after the level falls below the
 //! threshold. A BOLA pacing delay set at a check runs from that check.
 //!
-//! Deviations: no fast switching (segment replacement) and no seeking; the
-//! manifest is one request made before the first segment.
+//! Initialization segments: a track's first segment at a level is preceded by
+//! that level's init segment (`Video::init_bytes`), requested at the check that
+//! chose the level; the media request follows once it has arrived, at that level
+//! without another ABR decision. Later segments at a level use the cached copy.
+//! This is dash.js 3.x's `ScheduleController.schedule()`: a quality that differs
+//! from `lastInitQuality` calls `switchInitData`, which loads the init segment
+//! unless `InitCache` holds it, and sets `checkPlaybackQuality = false` for the
+//! schedule that follows. Init segments are not media: the ABR's throughput
+//! history and the segment records leave them out (`AbrController.onMetricAdded`
+//! keeps `MEDIA_SEGMENT_TYPE` requests only).
+//!
+//! Deviations: no fast switching (segment replacement) and no seeking.
 
 use super::abr::{Abr, AbrContext, Download, Progress};
 use super::profile::Schedule;
@@ -65,6 +75,8 @@ pub struct Fetch {
     pub buffer_at_request: Duration,
     pub estimate_bps: Option<f64>,
     pub events: usize,
+    /// The level's initialization segment, not media.
+    pub init: bool,
 }
 
 /// One finished or abandoned segment, for segments.parquet and QoE.
@@ -86,6 +98,8 @@ pub struct Want {
     pub index: usize,
     pub level: usize,
     pub bytes: u64,
+    /// The level's initialization segment, fetched before its first media segment.
+    pub init: bool,
 }
 
 struct TrackState {
@@ -101,9 +115,12 @@ struct TrackState {
     /// The scheduler's checks fall at this time plus multiples of `schedule_poll`
     /// (the last append or abandonment, or the manifest's arrival).
     checks_from: Time,
-    /// The level an abandonment chose: the segment is re-requested at it, without
-    /// another ABR decision (dash.js's replacement request skips `checkPlaybackQuality`).
+    /// The level already chosen for the next media request, which goes out without
+    /// another ABR decision: an abandonment's (dash.js's replacement request skips
+    /// `checkPlaybackQuality`), or the one whose init segment was fetched first.
     replacement: Option<usize>,
+    /// Levels whose init segment has arrived (dash.js's `InitCache`).
+    initialized: Vec<bool>,
 }
 
 pub struct Player {
@@ -128,6 +145,7 @@ pub struct Player {
 impl Player {
     pub fn new(cfg: PlayerConfig, video: Video, audio: Option<Video>, abr: Box<dyn Abr>) -> Self {
         let track = |media: Video| TrackState {
+            initialized: vec![false; media.levels()],
             media,
             next: 0,
             fetching: None,
@@ -326,12 +344,20 @@ impl Player {
             } else {
                 0
             };
-            let bytes = self.tracks[track].media.size(index, level);
+            let t = &mut self.tracks[track];
+            let init = t.media.init_bytes > 0 && !t.initialized[level];
+            let bytes = if init {
+                t.replacement = Some(level);
+                t.media.init_bytes
+            } else {
+                t.media.size(index, level)
+            };
             return Some(Want {
                 track,
                 index,
                 level,
                 bytes,
+                init,
             });
         }
         None
@@ -354,6 +380,7 @@ impl Player {
             buffer_at_request,
             estimate_bps,
             events: 0,
+            init: want.init,
         });
     }
 
@@ -371,7 +398,7 @@ impl Player {
     ) -> Option<usize> {
         self.advance(now);
         let t = &mut self.tracks[VIDEO];
-        let f = t.fetching.as_mut()?;
+        let f = t.fetching.as_mut().filter(|f| !f.init)?;
         f.events += 1;
         let p = Progress {
             index: f.index,
@@ -412,6 +439,13 @@ impl Player {
         let Some(f) = self.tracks[track].fetching.take() else {
             return;
         };
+        if f.init {
+            // appended to the buffer at once; the next check requests the media
+            let t = &mut self.tracks[track];
+            t.initialized[f.level] = true;
+            t.checks_from = now;
+            return;
+        }
         let download = Download {
             index: f.index,
             level: f.level,

@@ -291,3 +291,135 @@ fn an_abandoned_segment_is_re_requested_at_the_level_the_abandonment_chose() {
     p.on_fetched(ms(900), VIDEO, again.bytes, Some(ms(700)), false);
     assert_eq!(p.want(ms(900)).map(|w| (w.index, w.level)), Some((1, 2)));
 }
+
+type Counter = std::rc::Rc<std::cell::Cell<usize>>;
+
+/// Picks the levels of `script` in turn (the last one from then on); counts its
+/// decisions and the downloads it is told about.
+struct Script {
+    script: Vec<usize>,
+    decisions: Counter,
+    downloads: Counter,
+}
+
+impl Abr for Script {
+    fn decide(&mut self, _ctx: &AbrContext) -> Decision {
+        let n = self.decisions.get();
+        self.decisions.set(n + 1);
+        Decision::now(self.script[n.min(self.script.len() - 1)])
+    }
+    fn on_download(&mut self, _ctx: &AbrContext, _d: &Download) {
+        self.downloads.set(self.downloads.get() + 1);
+    }
+    fn estimate_bps(&self) -> Option<f64> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        "script"
+    }
+}
+
+/// A player of a 3-level video with 840 B init segments, picking the levels of `script`.
+fn scripted(script: Vec<usize>) -> (Player, Counter, Counter) {
+    let mut video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
+    video.init_bytes = 840;
+    let (decisions, downloads) = (Counter::default(), Counter::default());
+    let abr = Script {
+        script,
+        decisions: decisions.clone(),
+        downloads: downloads.clone(),
+    };
+    let p = Player::new(config(Duration::ZERO), video, None, Box::new(abr));
+    (p, decisions, downloads)
+}
+
+/// Requests what the player wants at `at` and completes it at `done`.
+fn fetch_one(p: &mut Player, at: Time, done: Time, exchange: u64) -> Want {
+    let w = p.want(at).expect("a request is due");
+    p.on_requested(at, w, exchange);
+    p.on_fetched(done, w.track, w.bytes, Some(done), false);
+    w
+}
+
+#[test]
+fn a_levels_first_segment_waits_for_its_init_segment_and_is_not_decided_again() {
+    let (mut p, decisions, _) = scripted(vec![0, 2]);
+    p.begin(Time::ZERO);
+    let init = p.want(Time::ZERO).unwrap();
+    assert_eq!((init.init, init.level, init.bytes), (true, 0, 840));
+    p.on_requested(Time::ZERO, init, 0);
+    assert!(
+        p.want(ms(50)).is_none(),
+        "the media request waits for the init segment"
+    );
+    p.on_fetched(ms(100), VIDEO, 840, Some(ms(100)), false);
+    // the media request goes at once, at the level already chosen: one decision so far
+    let media = fetch_one(&mut p, ms(100), ms(300), 1);
+    assert_eq!((media.init, media.index, media.level), (false, 0, 0));
+    assert_eq!(decisions.get(), 1);
+    // a switch to level 2 fetches its init segment first; the media follows at level 2
+    let w = fetch_one(&mut p, ms(300), ms(400), 2);
+    assert_eq!((w.init, w.level, w.bytes), (true, 2, 840));
+    let w = fetch_one(&mut p, ms(400), ms(600), 3);
+    assert_eq!((w.init, w.index, w.level), (false, 1, 2));
+    assert_eq!(decisions.get(), 2);
+    // the next segment at level 2 uses the cached init segment
+    let w = fetch_one(&mut p, ms(600), ms(800), 4);
+    assert_eq!((w.init, w.index, w.level), (false, 2, 2));
+}
+
+#[test]
+fn a_level_seen_before_needs_no_second_init_segment() {
+    let (mut p, _, _) = scripted(vec![0, 1, 0, 1]);
+    p.begin(Time::ZERO);
+    let mut got = Vec::new();
+    // one request every 4 s keeps the buffer below the target
+    for k in 0..6 {
+        got.push(fetch_one(&mut p, ms(4000 * k), ms(4000 * k + 50), k));
+    }
+    let sequence: Vec<_> = got.iter().map(|w| (w.init, w.level)).collect();
+    assert_eq!(
+        sequence,
+        vec![
+            (true, 0),
+            (false, 0),
+            (true, 1),
+            (false, 1),
+            (false, 0),
+            (false, 1)
+        ]
+    );
+}
+
+#[test]
+fn init_segments_are_neither_media_nor_throughput_samples() {
+    let (mut p, _, downloads) = scripted(vec![1]);
+    p.begin(Time::ZERO);
+    let init = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, init, 0);
+    assert_eq!(p.on_progress(ms(50), 400, Some(ms(40))), None);
+    p.on_fetched(ms(100), VIDEO, 840, Some(ms(100)), false);
+    assert_eq!((downloads.get(), p.records().len()), (0, 0));
+    assert_eq!(p.started(), None, "an init segment plays nothing");
+    fetch_one(&mut p, ms(100), ms(200), 1);
+    assert_eq!((downloads.get(), p.records().len()), (1, 1));
+    assert_eq!(p.records()[0].download.requested_at, ms(100));
+}
+
+#[test]
+fn an_abandonment_to_a_new_level_fetches_that_levels_init_segment_first() {
+    let mut video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
+    video.init_bytes = 840;
+    let abr = AbandonsTo { level: 2, to: 0 };
+    let mut p = Player::new(config(Duration::ZERO), video, None, Box::new(abr));
+    p.begin(Time::ZERO);
+    fetch_one(&mut p, Time::ZERO, ms(100), 0);
+    let w = p.want(ms(100)).unwrap();
+    p.on_requested(ms(100), w, 1);
+    assert_eq!(p.on_progress(ms(600), 1000, Some(ms(200))), Some(0));
+    p.on_fetched(ms(600), VIDEO, 1000, Some(ms(200)), true);
+    let init = fetch_one(&mut p, ms(600), ms(700), 2);
+    assert_eq!((init.init, init.level), (true, 0));
+    let again = p.want(ms(700)).unwrap();
+    assert_eq!((again.init, again.index, again.level), (false, 0, 0));
+}

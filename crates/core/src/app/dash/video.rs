@@ -33,6 +33,8 @@ pub struct Video {
     pub segment_duration: Duration,
     pub segments: usize,
     sizes: Sizes,
+    /// Bytes of each level's initialization segment (0: the player fetches none).
+    pub init_bytes: u64,
 }
 
 /// Sabre / Pensieve-style movie JSON (`abr-and-traces.md` D.4).
@@ -58,6 +60,7 @@ impl Video {
             segment_duration,
             segments,
             sizes: Sizes::Constant,
+            init_bytes: 0,
         }
     }
 
@@ -128,6 +131,7 @@ impl Video {
             segment_duration: Duration::from_millis(m.segment_duration_ms),
             segments: table.len(),
             sizes: Sizes::Table(table),
+            init_bytes: 0,
         })
     }
 
