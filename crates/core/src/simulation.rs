@@ -650,6 +650,9 @@ impl Network {
         if per_ack_rows {
             self.record_conn(now, c);
         }
+        if self.conns[c as usize].sender.is_drained() {
+            self.metrics.on_conn_closed(now, c as usize);
+        }
     }
 
     fn record_tick(&mut self, now: Time) {
@@ -670,6 +673,9 @@ impl Network {
     }
 
     fn record_conn(&mut self, now: Time, c: ConnId) {
+        if self.metrics.per_conn[c as usize].closed {
+            return;
+        }
         let conn = &self.conns[c as usize];
         let Some(cc) = conn.sender.cc() else { return };
         let snap = conn.sender.snapshot(now);

@@ -92,6 +92,8 @@ pub struct ConnAcc {
     pub last_rate_bps: f64,
     /// Delivered payload bytes per `BIN`.
     pub bins: Vec<u64>,
+    /// Closed and fully acknowledged: its state and estimate no longer count.
+    pub closed: bool,
 }
 
 /// When a flow (its application) started and finished.
@@ -252,6 +254,9 @@ impl Metrics {
         let code = self.state_code(state);
         let w = self.window;
         let f = &mut self.per_conn[conn];
+        if f.closed {
+            return;
+        }
         match f.state {
             Some((c, _)) if c == code => {}
             Some((c, since)) => {
@@ -262,6 +267,21 @@ impl Metrics {
         }
         let bw = m.bw_est_bps.map(|b| b.max(0.0).round() as u64);
         f.bw_est.set(now, bw, &w);
+    }
+
+    /// `conn` has closed and everything it sent is acknowledged (an HTTP/1.1 connection the
+    /// browser closed, a finished transfer): its time in states and its estimate stop here.
+    pub fn on_conn_closed(&mut self, now: Time, conn: usize) {
+        let w = self.window;
+        let f = &mut self.per_conn[conn];
+        if f.closed {
+            return;
+        }
+        f.closed = true;
+        if let Some((c, since)) = f.state.take() {
+            add_state_time(&mut f.state_ns, c, w.overlap(since, now));
+        }
+        f.bw_est.set(now, None, &w);
     }
 
     pub fn on_flow_start(&mut self, now: Time, flow: usize) {
@@ -309,4 +329,42 @@ fn add_state_time(v: &mut Vec<u64>, code: u8, d: Duration) {
         v.resize(code as usize + 1, 0);
     }
     v[code as usize] += d.as_nanos();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(ms: u64) -> Time {
+        Time::ZERO + Duration::from_millis(ms)
+    }
+
+    #[test]
+    fn a_closed_connection_stops_counting_state_time_and_its_estimate() {
+        let window = Window {
+            start: Time::ZERO,
+            end: at(10_000),
+        };
+        let mut m = Metrics::new(1, window, false);
+        m.add_conn(0);
+        let bw = |bps: f64| CcMetrics {
+            bw_est_bps: Some(bps),
+            ..CcMetrics::default()
+        };
+        m.on_cc_update(at(0), 0, "STARTUP", &bw(1e6));
+        m.on_cc_update(at(1_000), 0, "PROBE_BW", &bw(2e6));
+        m.on_conn_closed(at(3_000), 0);
+        // later updates (a stray ACK) and the end of the run add nothing
+        m.on_cc_update(at(5_000), 0, "PROBE_RTT", &bw(9e6));
+        m.finish(at(10_000));
+        let startup = m.state_code("STARTUP") as usize;
+        let probe_bw = m.state_code("PROBE_BW") as usize;
+        let f = &m.per_conn[0];
+        assert_eq!(f.state_ns.iter().sum::<u64>(), 3_000_000_000);
+        assert_eq!(
+            (f.state_ns[startup], f.state_ns[probe_bw]),
+            (1_000_000_000, 2_000_000_000)
+        );
+        assert_eq!(f.bw_est.hist.mean(), Some(5e6 / 3.0));
+    }
 }

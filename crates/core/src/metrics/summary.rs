@@ -9,7 +9,7 @@
 //! | `retrans_ratio` | retransmitted payload bytes / delivered payload bytes |
 //! | `loss_rate` | the flow's packets dropped at the bottleneck / its packets arriving there |
 //! | `rtt_pXX_s` | percentiles of the per-ACK RTT samples (Karn-valid, most recent segment) |
-//! | `state_time_fraction` | share of time in each congestion-control state |
+//! | `state_time_fraction` | share of time in each congestion-control state (a connection's time ends once it has closed and everything it sent is acknowledged) |
 //! | `bw_est_mean_bps`, `bw_est_median_bps` | time-weighted, of the algorithm's estimate |
 //! | `utilisation` | bits leaving the bottleneck / bits its service could carry |
 //! | `queue_delay_pXX_s` | per-packet sojourn time in the bottleneck queue (incl. waiting for tokens) |

@@ -130,8 +130,12 @@ fn every_response_byte_is_delivered_and_counted_once() {
 /// One minute of the WWW'21 session (BBR, 10 MB buffer) with the given token-bucket burst,
 /// the page and player script fetched first if `page` is not empty.
 fn www21_minute(burst: &str, page: Value) -> super::Output {
+    www21_minute_over("h2", burst, page)
+}
+
+fn www21_minute_over(http: &str, burst: &str, page: Value) -> super::Output {
     let app =
-        json!({"kind": "dash", "video": "www21", "abr": "dynamic", "http": "h2", "page": page});
+        json!({"kind": "dash", "video": "www21", "abr": "dynamic", "http": http, "page": page});
     run(&json!({
         "duration": "60s",
         "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": burst},
@@ -186,4 +190,20 @@ fn a_page_from_the_video_server_warms_the_connection_as_on_the_real_testbed() {
     // send buffer: it lasts ~11 s as on the real kernel (1.3 – 17 s), not ~4 s
     let warm_startup = startup_fraction(&warm);
     assert!(warm_startup > 0.15, "{warm_startup}");
+}
+
+#[test]
+fn over_http1_the_page_loads_on_a_connection_the_browser_then_closes() {
+    // Chromium over HTTP/1.1 (tools/realstack, `ss -ti`): the player's requests go on a new
+    // connection, so the first segment comes in slow start, as without the page
+    let out = www21_minute_over("h1", "1MB", json!(["2442B", "595378B"]));
+    let f = &out.summary["flows"]["video"];
+    assert_eq!(f["http_connections"], 2);
+    let seg = &out.metrics.segments;
+    assert!(seg.conn.iter().all(|&c| c == seg.conn[0]));
+    assert!(seg.throughput_bps[0] < 15e6, "{}", seg.throughput_bps[0]);
+    // the closed page connection's time stops counting when it closes
+    let states = f["state_time_fraction"].as_object().unwrap();
+    let startup = states["STARTUP"].as_f64().unwrap();
+    assert!(startup < 0.15, "{startup}");
 }

@@ -36,6 +36,8 @@ pub const H2_CHUNK: u64 = 8 * 1024;
 const H2_FRAME_HEADER: u64 = 9;
 /// Set in an upstream message id to mean "abort exchange `id`".
 pub const ABORT: u64 = 1 << 63;
+/// An upstream message that closes its (idle) connection.
+pub const CLOSE: u64 = 1 << 62;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -291,9 +293,31 @@ impl Http {
         }
     }
 
-    /// Server: message `msg` (a request, or an abort) arrived on `conn`.
+    /// Client: closes every idle connection (a browser dropping the connections a page
+    /// was loaded on); later requests open new ones.
+    pub fn close_idle(&mut self, net: &mut dyn Net) {
+        let exchanges = &self.exchanges;
+        let idle = |conn: ConnId| {
+            !exchanges
+                .iter()
+                .any(|x| x.conn == Some(conn) && !x.is_complete())
+        };
+        for (&conn, c) in &mut self.client {
+            if c.connected && !c.closed && idle(conn) {
+                c.closed = true;
+                net.send_upstream(conn, CLOSE, self.version.request_bytes());
+            }
+        }
+    }
+
+    /// Server: message `msg` (a request, an abort or a close) arrived on `conn`.
     pub fn on_upstream(&mut self, conn: ConnId, msg: u64, net: &mut dyn Net) {
         let s = self.server.entry(conn).or_default();
+        if msg == CLOSE {
+            s.closed = true;
+            net.finish(conn);
+            return;
+        }
         if msg & ABORT != 0 {
             let id = msg & !ABORT;
             s.streams.retain(|(x, _, _)| *x != id);

@@ -175,3 +175,32 @@ fn an_aborted_http1_exchange_closes_its_connection() {
     http.on_connected(1, &mut net);
     assert_eq!(net.upstream.last(), Some(&(1, next)));
 }
+
+#[test]
+fn closing_idle_connections_spares_busy_ones_and_new_requests_open_a_new_one() {
+    let mut net = FakeNet {
+        room: 100_000,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H1, 6);
+    let done = http.request(1_000, &mut net);
+    http.on_connected(0, &mut net);
+    let busy = http.request(50_000, &mut net);
+    http.on_connected(1, &mut net);
+    http.on_upstream(0, done, &mut net);
+    deliver(&mut http, &mut net, 0);
+    assert!(http.exchange(done).is_complete());
+    http.close_idle(&mut net);
+    assert_eq!(
+        net.upstream.last(),
+        Some(&(0, CLOSE)),
+        "only the idle one closes"
+    );
+    http.on_upstream(0, CLOSE, &mut net);
+    assert_eq!(http.exchange(busy).conn, Some(1));
+    // connection 1 is busy, 0 closed: the next request opens connection 2
+    let next = http.request(1_000, &mut net);
+    assert_eq!(net.opened, vec![0, 1, 2]);
+    http.on_connected(2, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(2, next)));
+}

@@ -5,9 +5,12 @@
 //! the network: the browser fetches the page and the player's script (if the
 //! scenario gives them), the player then the manifest, then init and media
 //! segments; the server answers each request from the catalogue over the
-//! flow's connection(s). The page's requests share the connection(s) with the
-//! video, so they also warm up its congestion control, as on a real testbed
-//! that serves the player from the video's server.
+//! flow's connection(s). Over HTTP/2 the page's requests share the video's one
+//! connection, so they also warm up its congestion control, as on a real testbed
+//! that serves the player from the video's server. Over HTTP/1.1 the browser
+//! closes the connections the page came on and the player opens new ones, as
+//! Chromium did in `tools/realstack` (`ss -ti`: page and script on two
+//! connections, then the manifest and every segment on a third).
 
 pub mod abr;
 pub mod http;
@@ -101,6 +104,11 @@ impl DashSession {
 
     /// Requests the next page resource or the manifest; once none is left, the player begins.
     fn load_next(&mut self, net: &mut dyn Net) {
+        if self.preamble.len() == 1 && self.loading.is_some() && self.http.version() == Version::H1
+        {
+            // the page has loaded: the player's requests go on new connections
+            self.http.close_idle(net);
+        }
         match self.preamble.pop_front() {
             Some(bytes) => self.loading = Some(self.http.request(bytes, net)),
             None => {
