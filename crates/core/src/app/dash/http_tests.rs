@@ -46,6 +46,14 @@ impl Net for FakeNet {
 }
 
 impl FakeNet {
+    /// A network whose sockets each accept `room` unsent bytes.
+    fn with_room(room: u64) -> Self {
+        FakeNet {
+            room,
+            ..FakeNet::default()
+        }
+    }
+
     /// The socket of `conn` sends everything it holds.
     fn send_all(&mut self, conn: ConnId) -> u64 {
         self.unsent.insert(conn, 0).unwrap_or(0)
@@ -98,10 +106,7 @@ fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
 
 #[test]
 fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
-    let mut net = FakeNet {
-        room: 20_000,
-        ..FakeNet::default()
-    };
+    let mut net = FakeNet::with_room(20_000);
     let mut http = Http::new(Version::H2, 6);
     let video = http.request(100_000, &mut net);
     http.on_connected(0, &mut net);
@@ -135,10 +140,7 @@ fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
 
 #[test]
 fn an_aborted_http2_stream_gets_no_more_frames() {
-    let mut net = FakeNet {
-        room: 10_000,
-        ..FakeNet::default()
-    };
+    let mut net = FakeNet::with_room(10_000);
     let mut http = Http::new(Version::H2, 6);
     let id = http.request(1_000_000, &mut net);
     http.on_connected(0, &mut net);
@@ -155,10 +157,7 @@ fn an_aborted_http2_stream_gets_no_more_frames() {
 
 #[test]
 fn an_aborted_http1_exchange_closes_its_connection() {
-    let mut net = FakeNet {
-        room: 1_000,
-        ..FakeNet::default()
-    };
+    let mut net = FakeNet::with_room(1_000);
     let mut http = Http::new(Version::H1, 6);
     let id = http.request(50_000, &mut net);
     http.on_connected(0, &mut net);
@@ -178,10 +177,7 @@ fn an_aborted_http1_exchange_closes_its_connection() {
 
 #[test]
 fn closing_idle_connections_spares_busy_ones_and_new_requests_open_a_new_one() {
-    let mut net = FakeNet {
-        room: 100_000,
-        ..FakeNet::default()
-    };
+    let mut net = FakeNet::with_room(100_000);
     let mut http = Http::new(Version::H1, 6);
     let done = http.request(1_000, &mut net);
     http.on_connected(0, &mut net);
