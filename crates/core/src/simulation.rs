@@ -759,7 +759,12 @@ impl Net for Io<'_> {
     }
 
     fn finish(&mut self, conn: ConnId) {
-        self.net.conns[conn as usize].sender.finish();
+        let sender = &mut self.net.conns[conn as usize].sender;
+        sender.finish();
+        if sender.is_drained() {
+            // closed while idle: no ACK will come to tell `on_cc_update`
+            self.net.metrics.on_conn_closed(self.now, conn as usize);
+        }
     }
 
     fn drained(&self, conn: ConnId) -> bool {

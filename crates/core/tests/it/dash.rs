@@ -202,7 +202,14 @@ fn over_http1_the_page_loads_on_a_connection_the_browser_then_closes() {
     let seg = &out.metrics.segments;
     assert!(seg.conn.iter().all(|&c| c == seg.conn[0]));
     assert!(seg.throughput_bps[0] < 15e6, "{}", seg.throughput_bps[0]);
-    // the closed page connection's time stops counting when it closes
+    // the closed page connection (connection 0) stops being sampled and counted when it
+    // closes, about a second in
+    let flows = &out.metrics.flows;
+    let last = (0..flows.len())
+        .filter(|&i| flows.flow[i] == 0)
+        .map(|i| flows.t[i])
+        .fold(0.0, f64::max);
+    assert!(last > 0.0 && last < 3.0, "{last}");
     let states = f["state_time_fraction"].as_object().unwrap();
     let startup = states["STARTUP"].as_f64().unwrap();
     assert!(startup < 0.15, "{startup}");
