@@ -25,9 +25,10 @@ fn main() {
     let wall = t0.elapsed().as_secs_f64();
     println!("{}", serde_json::to_string_pretty(&out.summary).unwrap());
     eprintln!(
-        "wall {wall:.3} s, simulated {:.1} s, {} events, {} packets ({:.2} M packets/s)",
+        "wall {wall:.3} s, simulated {:.1} s, {} events (at most {} pending), {} packets ({:.2} M packets/s)",
         out.stats.sim_time.as_secs_f64(),
         out.stats.events,
+        out.stats.peak_pending_events,
         out.stats.packets,
         out.stats.packets as f64 / wall / 1e6
     );

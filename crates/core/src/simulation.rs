@@ -87,6 +87,8 @@ struct FlowState {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RunStats {
     pub events: u64,
+    /// The most events pending at once in the event queue.
+    pub peak_pending_events: usize,
     /// Packets put on the wire by senders and receivers.
     pub packets: u64,
     /// Packets that reached a host.
@@ -486,6 +488,7 @@ impl Simulation {
                 .sum::<usize>()) as u64;
         let stats = RunStats {
             events: net.sched.events_processed(),
+            peak_pending_events: net.sched.peak_pending(),
             packets: net.packets,
             packets_received: net.received,
             packets_dropped: counters.queue_drops + counters.random_drops,
@@ -623,7 +626,7 @@ impl Network {
         for rs in self.outbox.samples.drain(..) {
             self.metrics.on_rate_sample(now, c as usize, &rs, mss);
         }
-        if let Some(t) = conn.sender.poll_timer() {
+        for t in conn.sender.poll_timer() {
             self.sched.schedule(t, Event::SenderTimer(c));
         }
     }

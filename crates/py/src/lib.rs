@@ -81,6 +81,7 @@ fn simulate<'py>(py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, Py
     dictionaries.set_item("cc_state", m.state_names.to_vec())?;
     let stats = PyDict::new(py);
     stats.set_item("events", out.stats.events)?;
+    stats.set_item("peak_pending_events", out.stats.peak_pending_events)?;
     stats.set_item("packets", out.stats.packets)?;
     stats.set_item("sim_time_s", out.stats.sim_time.as_secs_f64())?;
     stats.set_item("wall_time_s", wall)?;

@@ -41,6 +41,7 @@ pub struct Scheduler<E> {
     next_seq: u64,
     now: Time,
     popped: u64,
+    peak: usize,
 }
 
 impl<E> Default for Scheduler<E> {
@@ -56,6 +57,7 @@ impl<E> Scheduler<E> {
             next_seq: 0,
             now: Time::ZERO,
             popped: 0,
+            peak: 0,
         }
     }
 
@@ -77,6 +79,7 @@ impl<E> Scheduler<E> {
             event,
         });
         self.next_seq += 1;
+        self.peak = self.peak.max(self.heap.len());
     }
 
     /// Pops the earliest event at or before `until` and advances the clock to it.
@@ -102,6 +105,11 @@ impl<E> Scheduler<E> {
     /// Number of events processed so far.
     pub fn events_processed(&self) -> u64 {
         self.popped
+    }
+
+    /// The most events that were pending at once (stale timer events included).
+    pub fn peak_pending(&self) -> usize {
+        self.peak
     }
 
     /// Moves the clock forward without an event (end of run).

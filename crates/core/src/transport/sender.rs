@@ -103,7 +103,12 @@ pub struct TcpSender {
     tlp_deadline: Option<Time>,
     reo_deadline: Option<Time>,
     pace_deadline: Option<Time>,
-    alarm: Alarm,
+    /// The handshake, retransmission, loss-probe and reordering deadlines' event.
+    loss_alarm: Alarm,
+    /// The pacing deadline's event, apart: it moves earlier with every paced packet, and
+    /// sharing one alarm would leave a stale retransmission-timeout event in the queue
+    /// each time (hundreds pending in a bulk run).
+    pace_alarm: Alarm,
     is_cwnd_limited: bool,
     max_packets_out: u32,
     cwnd_usage_seq: u64,
@@ -154,7 +159,8 @@ impl TcpSender {
             tlp_deadline: None,
             reo_deadline: None,
             pace_deadline: None,
-            alarm: Alarm::default(),
+            loss_alarm: Alarm::default(),
+            pace_alarm: Alarm::default(),
             is_cwnd_limited: false,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
@@ -718,7 +724,9 @@ impl TcpSender {
     }
 
     pub fn on_timer(&mut self, now: Time, out: &mut Outbox) {
-        if !self.alarm.on_fire(now) {
+        let loss_due = self.loss_alarm.on_fire(now);
+        let pace_due = self.pace_alarm.on_fire(now);
+        if !loss_due && !pace_due {
             return;
         }
         let due = |d: Option<Time>| d.is_some_and(|t| t <= now);
@@ -835,20 +843,25 @@ impl TcpSender {
         self.try_send(now, out);
     }
 
-    /// Time the owner must schedule a timer event at, if any.
-    pub fn poll_timer(&mut self) -> Option<Time> {
-        let next = [
+    /// Times the owner must schedule timer events at (none, one or two).
+    pub fn poll_timer(&mut self) -> impl Iterator<Item = Time> {
+        let loss = [
             self.syn_deadline,
             self.rto_deadline,
             self.tlp_deadline,
             self.reo_deadline,
-            self.pace_deadline,
         ]
         .into_iter()
         .flatten()
         .min()
         .unwrap_or(Time::NEVER);
-        self.alarm.set(next).filter(|t| *t != Time::NEVER)
+        let pace = self.pace_deadline.unwrap_or(Time::NEVER);
+        let loss = self.loss_alarm.set(loss);
+        let pace = self.pace_alarm.set(pace);
+        [loss, pace]
+            .into_iter()
+            .flatten()
+            .filter(|t| *t != Time::NEVER)
     }
 
     // ----- telemetry ----------------------------------------------------------

@@ -4,6 +4,7 @@ mod bbr2;
 mod conservation;
 mod dash;
 mod determinism;
+mod engine;
 mod path;
 mod variants;
 
