@@ -4,6 +4,7 @@
 //! packet (1500 bytes) …` — and nothing runs until the whole file is valid.
 
 pub(crate) mod kind;
+mod kinded;
 pub mod spec;
 pub mod units;
 
@@ -290,7 +291,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 ),
             );
         }
-        let app = resolve_app(&f.app, &path)?;
+        let app = resolve_app(&kinded::parse(&f.app, &format!("{path}.app"))?, &path)?;
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -565,7 +566,11 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         (None, None) => 0,
     };
     let shaper = match &b.shaper {
-        ShaperSpec::None => Shaper::None,
+        Some(table) => kinded::parse(table, "bottleneck.shaper")?,
+        None => ShaperSpec::default(),
+    };
+    let shaper = match &shaper {
+        ShaperSpec::None {} => Shaper::None,
         ShaperSpec::Tbf { burst } => {
             if trace.is_some() {
                 return err(
@@ -587,7 +592,11 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             }
         }
     };
-    let QueueSpec::Droptail { limit } = &b.queue;
+    let queue = match &b.queue {
+        Some(table) => kinded::parse(table, "bottleneck.queue")?,
+        None => QueueSpec::default(),
+    };
+    let QueueSpec::Droptail { limit } = &queue;
     let limit = match limit.0 {
         LimitSpec::Packets(0) => {
             return err(

@@ -46,10 +46,10 @@ pub struct BottleneckSpec {
     pub rtt: DurationField,
     /// Physical line under the shaper.
     pub line_rate: Option<RateField>,
-    #[serde(default)]
-    pub shaper: ShaperSpec,
-    #[serde(default)]
-    pub queue: QueueSpec,
+    /// A `ShaperSpec` table, parsed by `kinded::parse`.
+    pub shaper: Option<serde_json::Value>,
+    /// A `QueueSpec` table, parsed by `kinded::parse`.
+    pub queue: Option<serde_json::Value>,
     /// Bernoulli loss probability for packets entering the bottleneck.
     #[serde(default)]
     pub loss: f64,
@@ -89,18 +89,25 @@ pub struct NetemSpec {
     pub limit: Option<u64>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+/// `{ kind = "none" | "tbf", ... }` (see `kinded` for how the kind is read).
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShaperSpec {
     /// The line runs at the bottleneck rate.
-    #[default]
-    None,
+    None {},
     /// Linux `tc tbf`: token bucket at `rate` holding at most `burst`.
     Tbf { burst: SizeField },
 }
 
+impl Default for ShaperSpec {
+    fn default() -> Self {
+        ShaperSpec::None {}
+    }
+}
+
+/// `{ kind = "droptail", limit = ... }`.
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueSpec {
     Droptail { limit: LimitField },
 }
@@ -126,7 +133,8 @@ pub struct RateStepSpec {
 pub struct FlowSpec {
     pub name: Option<String>,
     pub cc: CcConfig,
-    pub app: AppTable,
+    /// An `AppTable`, parsed by `kinded::parse`.
+    pub app: serde_json::Value,
     pub start: Option<DurationField>,
     pub stop: Option<DurationField>,
     /// Expand into this many identical flows named `name-0` … `name-(count−1)`.
@@ -166,8 +174,9 @@ fn yes() -> bool {
     true
 }
 
+/// `{ kind = "bulk" | "dash", ... }`.
 #[derive(Debug, Deserialize)]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum AppTable {
     /// A bulk source: `bytes` to send, or unlimited.
     Bulk { bytes: Option<SizeField> },

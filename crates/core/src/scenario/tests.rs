@@ -186,6 +186,41 @@ fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
 }
 
 #[test]
+fn an_error_inside_a_kind_table_names_the_field() {
+    let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("-1B"));
+    assert_eq!(e.path, "bottleneck.queue.limit");
+    assert!(e.message.contains("is negative"), "{e}");
+    let e = error_of(|v| v["bottleneck"]["shaper"]["burst"] = json!("much"));
+    assert_eq!(e.path, "bottleneck.shaper.burst");
+    let e = error_of(|v| v["bottleneck"]["shaper"] = json!({"kind": "red"}));
+    assert_eq!(e.path, "bottleneck.shaper.kind");
+    assert!(e.message.contains("`none` or `tbf`"), "{e}");
+    let dash = |extra: Value| {
+        let mut app = json!({"kind": "dash", "video": "www21"});
+        app.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        error_of(|v| v["flow"][0]["app"] = app)
+    };
+    let e = dash(json!({"init_segment": "-1B"}));
+    assert_eq!(e.path, "flow[0].app.init_segment");
+    let e = dash(json!({"audio": "loud"}));
+    assert_eq!(e.path, "flow[0].app.audio");
+    let e = dash(json!({"bytes": "1MB"}));
+    assert_eq!(e.path, "flow[0].app.bytes");
+    assert!(e.message.contains("unknown field `bytes`"), "{e}");
+    let e = error_of(|v| v["flow"][0]["app"] = json!({"kind": "video"}));
+    assert_eq!(e.path, "flow[0].app.kind");
+    assert!(e.message.contains("`bulk` or `dash`"), "{e}");
+    assert!(parse(&{
+        let mut v = base();
+        v["bottleneck"]["shaper"] = json!({"kind": "none"});
+        v
+    })
+    .is_ok());
+}
+
+#[test]
 fn the_topology_is_named_and_echoed() {
     let e = error_of(|v| v["bottleneck"]["topology"] = json!("ring"));
     assert_eq!(e.path, "bottleneck.topology");
