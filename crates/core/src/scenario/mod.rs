@@ -4,7 +4,6 @@
 //! packet (1500 bytes) …` — and nothing runs until the whole file is valid.
 
 pub(crate) mod kind;
-mod kinded;
 pub mod spec;
 pub mod units;
 
@@ -291,7 +290,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 ),
             );
         }
-        let app = resolve_app(&kinded::parse(&f.app, &format!("{path}.app"))?, &path)?;
+        let app = resolve_app(&kind::parse(&f.app, &format!("{path}.app"))?, &path)?;
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -566,7 +565,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         (None, None) => 0,
     };
     let shaper = match &b.shaper {
-        Some(table) => kinded::parse(table, "bottleneck.shaper")?,
+        Some(table) => kind::parse(table, "bottleneck.shaper")?,
         None => ShaperSpec::default(),
     };
     let shaper = match &shaper {
@@ -593,7 +592,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         }
     };
     let queue = match &b.queue {
-        Some(table) => kinded::parse(table, "bottleneck.queue")?,
+        Some(table) => kind::parse(table, "bottleneck.queue")?,
         None => QueueSpec::default(),
     };
     let QueueSpec::Droptail { limit } = &queue;

@@ -46,9 +46,9 @@ pub struct BottleneckSpec {
     pub rtt: DurationField,
     /// Physical line under the shaper.
     pub line_rate: Option<RateField>,
-    /// A `ShaperSpec` table, parsed by `kinded::parse`.
+    /// A `ShaperSpec` table, parsed by `kind::parse`.
     pub shaper: Option<serde_json::Value>,
-    /// A `QueueSpec` table, parsed by `kinded::parse`.
+    /// A `QueueSpec` table, parsed by `kind::parse`.
     pub queue: Option<serde_json::Value>,
     /// Bernoulli loss probability for packets entering the bottleneck.
     #[serde(default)]
@@ -89,7 +89,7 @@ pub struct NetemSpec {
     pub limit: Option<u64>,
 }
 
-/// `{ kind = "none" | "tbf", ... }` (see `kinded` for how the kind is read).
+/// `{ kind = "none" | "tbf", ... }` (see `kind::parse` for how the kind is read).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "lowercase", deny_unknown_fields)]
 pub enum ShaperSpec {
@@ -133,7 +133,7 @@ pub struct RateStepSpec {
 pub struct FlowSpec {
     pub name: Option<String>,
     pub cc: CcConfig,
-    /// An `AppTable`, parsed by `kinded::parse`.
+    /// An `AppTable`, parsed by `kind::parse`.
     pub app: serde_json::Value,
     pub start: Option<DurationField>,
     pub stop: Option<DurationField>,
