@@ -23,7 +23,7 @@ enum Spec {
 }
 
 /// Reads a kind name or a table with `kind` as `T` (a `kind`-tagged enum);
-/// errors end with the allowed `kinds`.
+/// errors start with the field at fault, when one alone is, and end with the allowed `kinds`.
 pub(crate) fn name_or_table<'de, D, T>(d: D, kinds: &[&str]) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
@@ -33,8 +33,28 @@ where
         Spec::Name(name) => serde_json::json!({ "kind": name }),
         Spec::Table(v) => v,
     };
-    serde_json::from_value(table)
-        .map_err(|e| D::Error::custom(format!("{e} (allowed kinds: {})", kinds.join(", "))))
+    serde_json::from_value::<T>(table.clone()).map_err(|e| {
+        let field = culprit::<T>(&table, &e.to_string())
+            .map(|f| format!("{f}: "))
+            .unwrap_or_default();
+        D::Error::custom(format!("{field}{e} (allowed kinds: {})", kinds.join(", ")))
+    })
+}
+
+/// The one field of `table` that, next to `kind` alone, fails with the same `message`.
+/// (`T` is internally tagged, and serde loses the path inside such a table.)
+fn culprit<T: DeserializeOwned>(table: &Value, message: &str) -> Option<String> {
+    let fields = table.as_object()?;
+    let kind = fields.get("kind")?;
+    let mut failing = fields.iter().filter(|(k, v)| {
+        *k != "kind"
+            && serde_json::from_value::<T>(serde_json::json!({ "kind": kind, *k: v }))
+                .is_err_and(|e| e.to_string() == message)
+    });
+    match (failing.next(), failing.next()) {
+        (Some((k, _)), None) => Some(k.clone()),
+        _ => None,
+    }
 }
 
 /// Parses the table at `path` as the variant of `T` its `kind` names.

@@ -209,6 +209,15 @@ fn an_error_inside_a_kind_table_names_the_field() {
     let e = dash(json!({"bytes": "1MB"}));
     assert_eq!(e.path, "flow[0].app.bytes");
     assert!(e.message.contains("unknown field `bytes`"), "{e}");
+    // settings parsed as a whole (abr, profile, cc) name the field in the message
+    let e = dash(json!({"abr": {"kind": "bba", "reservoir": "-1s"}}));
+    assert_eq!(e.path, "flow[0].app.abr");
+    assert!(e.message.starts_with("reservoir: "), "{e}");
+    let e = dash(json!({"profile": {"base": "v5", "stall_threshold": "soon"}}));
+    assert!(e.message.starts_with("stall_threshold: "), "{e}");
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "bbr", "cwnd_gain": "x"}));
+    assert_eq!(e.path, "flow[0].cc");
+    assert!(e.message.starts_with("cwnd_gain: "), "{e}");
     let e = error_of(|v| v["flow"][0]["app"] = json!({"kind": "video"}));
     assert_eq!(e.path, "flow[0].app.kind");
     assert!(e.message.contains("`bulk` or `dash`"), "{e}");

@@ -454,9 +454,9 @@ pub fn setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Profile>, D::Er
         _ => unreachable!("a profile serialises to a table"),
     };
     full.extend(overrides);
-    Profile::deserialize(serde_json::Value::Object(full))
+    serde_path_to_error::deserialize(serde_json::Value::Object(full))
         .map(Some)
-        .map_err(|e| D::Error::custom(e.to_string()))
+        .map_err(|e| D::Error::custom(format!("{}: {}", e.path(), e.inner())))
 }
 
 /// Durations as unit strings: read through [`DurationField`] ("5s", "100ms"),
