@@ -23,7 +23,8 @@ impl Default for Alarm {
 }
 
 impl Alarm {
-    /// Sets the deadline; returns `Some(t)` when the owner must schedule an event at `t`.
+    /// Sets the deadline; returns `Some(t)` when the owner must schedule an event at `t`
+    /// (never for `Time::NEVER`, which no pending event can be later than).
     #[must_use]
     pub fn set(&mut self, deadline: Time) -> Option<Time> {
         self.deadline = deadline;
@@ -42,7 +43,7 @@ impl Alarm {
     /// After an event that was not due: the time to schedule a new event at, if any.
     #[must_use]
     pub fn rearm(&mut self) -> Option<Time> {
-        self.set(self.deadline).filter(|t| *t != Time::NEVER)
+        self.set(self.deadline)
     }
 
     /// Call when one of this alarm's events fires at `now`; returns whether the deadline is due.

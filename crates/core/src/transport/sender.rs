@@ -858,10 +858,7 @@ impl TcpSender {
         let pace = self.pace_deadline.unwrap_or(Time::NEVER);
         let loss = self.loss_alarm.set(loss);
         let pace = self.pace_alarm.set(pace);
-        [loss, pace]
-            .into_iter()
-            .flatten()
-            .filter(|t| *t != Time::NEVER)
+        [loss, pace].into_iter().flatten()
     }
 
     // ----- telemetry ----------------------------------------------------------
