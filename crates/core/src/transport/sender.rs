@@ -199,6 +199,17 @@ impl TcpSender {
                 .unwrap()
                 .on_window_validation(now, &conn, event);
         }
+        if let Some(cc) = self.cc.as_ref() {
+            // `tcp_sendmsg`: "is sending application-limited?" Linux asks only here, when the
+            // application writes, never on an ACK.
+            self.rate.check_app_limited(
+                self.write_seq - self.snd_nxt >= self.cfg.mss as u64,
+                self.sb.inflight(),
+                cc.cwnd(),
+                self.sb.lost_out,
+                self.sb.retrans_out,
+            );
+        }
         self.write_seq = self.write_seq.saturating_add(bytes).min(UNLIMITED);
         self.try_send(now, out);
     }
@@ -466,17 +477,8 @@ impl TcpSender {
             let retx = self.sb.next_to_retransmit();
             if retx.is_none() {
                 let avail = self.write_seq - self.snd_nxt;
-                if avail < self.cfg.mss as u64 {
-                    self.rate.check_app_limited(
-                        false,
-                        inflight,
-                        cwnd,
-                        self.sb.lost_out,
-                        self.sb.retrans_out,
-                    );
-                    if avail == 0 && inflight < cwnd {
-                        self.pacer.on_app_limited(now);
-                    }
+                if avail == 0 && inflight < cwnd {
+                    self.pacer.on_app_limited(now);
                 }
                 if avail == 0 || self.snd_nxt + avail.min(self.cfg.mss as u64) > self.snd_wnd_end {
                     break;
