@@ -35,6 +35,10 @@ CASES = {
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\npacer = "quic"'),
         ["flow[0].pacer", "quic", "linux", "nginx-quic"],
     ),
+    "TSO with the QUIC pacer": (
+        GOOD.replace('cc = "cubic"', 'cc = "cubic"\npacer = "nginx-quic"\ntso = true'),
+        ["flow[0].tso", "nginx-quic", "TCP offload"],
+    ),
     "unknown ACK policy": (
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\nack_policy = "tcp"'),
         ["flow[0].ack_policy", "tcp", "linux", "quiche"],

@@ -527,6 +527,7 @@ impl Network {
             initial_cwnd: f.initial_cwnd,
             slow_start_after_idle: f.slow_start_after_idle,
             pacer: f.pacer,
+            tso: f.tso,
         };
         let rx = ReceiverConfig {
             mss: f.mss,

@@ -208,6 +208,10 @@ impl CongestionControl for B3r {
         self.bbr.cwnd()
     }
 
+    fn tso_segs(&self) -> Option<u32> {
+        self.bbr.tso_segs()
+    }
+
     fn pacing_rate(&self) -> Option<Rate> {
         self.bbr.pacing_rate()
     }

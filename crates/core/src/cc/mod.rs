@@ -204,6 +204,12 @@ pub trait CongestionControl {
     /// Pacing rate in payload bits/s; `None` = unpaced.
     fn pacing_rate(&self) -> Option<Rate>;
 
+    /// Segments per TSO skb when the algorithm sizes them itself (BBR's
+    /// `bbr_tso_segs_goal`); `None` = the TCP core's `tcp_tso_autosize`.
+    fn tso_segs(&self) -> Option<u32> {
+        None
+    }
+
     /// BBR in PROBE_RTT asks the transport to keep the connection marked
     /// application-limited so its samples do not lower the bandwidth filter.
     fn wants_app_limited(&self) -> bool {

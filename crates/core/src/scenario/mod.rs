@@ -115,6 +115,7 @@ pub struct Flow {
     pub rcvbuf: u64,
     pub slow_start_after_idle: bool,
     pub pacer: PacerKind,
+    pub tso: bool,
     pub ack_policy: AckPolicy,
     /// Flows on the same host share host-wide algorithm state.
     pub host: String,
@@ -198,7 +199,7 @@ impl Scenario {
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "ack_policy": f.ack_policy, "host": f.host,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "tso": f.tso, "ack_policy": f.ack_policy, "host": f.host,
                 })
             })
             .collect();
@@ -291,6 +292,13 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             );
         }
         let app = resolve_app(&kind::parse(&f.app, &format!("{path}.app"))?, &path)?;
+        if f.tso && f.pacer == PacerKind::NginxQuic {
+            return err(
+                format!("{path}.tso"),
+                "true with pacer = \"nginx-quic\": TSO is a TCP offload; the nginx-quic pacer \
+                 is QUIC's, which sends its own bursts (use tso = false, or pacer = \"linux\")",
+            );
+        }
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -315,6 +323,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 rcvbuf,
                 slow_start_after_idle: f.slow_start_after_idle,
                 pacer: f.pacer,
+                tso: f.tso,
                 ack_policy: f.ack_policy,
                 host: f.host.clone().unwrap_or_else(|| name.clone()),
             });

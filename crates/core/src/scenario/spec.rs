@@ -154,6 +154,9 @@ pub struct FlowSpec {
     /// `"linux"` (per-packet departure times) or `"nginx-quic"` (the ATC'23 testbed's burst budget).
     #[serde(default)]
     pub pacer: PacerKind,
+    /// TSO/GSO: the pacer spaces skbs of about 1 ms of data, each sent as one burst.
+    #[serde(default)]
+    pub tso: bool,
     /// `"linux"` (delayed ACKs, quick-ACK mode) or `"quiche"` (the Chromium QUIC client's ACK decimation).
     #[serde(default)]
     pub ack_policy: AckPolicy,

@@ -33,6 +33,24 @@ fn a_valid_scenario_resolves_units_bdp_and_flow_counts() {
 }
 
 #[test]
+fn tso_is_off_unless_asked_for_echoed_and_refused_with_the_quic_pacer() {
+    let s = parse(&base()).unwrap();
+    assert!(!s.flows[0].tso);
+    assert_eq!(s.to_json()["flows"][0]["tso"], false);
+    let mut v = base();
+    v["flow"][0]["tso"] = json!(true);
+    let s = parse(&v).unwrap();
+    assert!(s.flows.iter().all(|f| f.tso));
+    assert_eq!(s.to_json()["flows"][1]["tso"], true);
+    let e = error_of(|v| {
+        v["flow"][0]["tso"] = json!(true);
+        v["flow"][0]["pacer"] = json!("nginx-quic");
+    });
+    assert_eq!(e.path, "flow[0].tso");
+    assert!(e.message.contains("nginx-quic"), "{e}");
+}
+
+#[test]
 fn an_unknown_field_is_named_with_its_path() {
     let e = error_of(|v| v["bottleneck"]["burst"] = json!("1MB"));
     assert_eq!(e.path, "bottleneck.burst");

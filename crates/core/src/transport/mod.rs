@@ -8,6 +8,7 @@ pub mod rtt;
 pub mod scoreboard;
 pub mod send_buffer;
 pub mod sender;
+pub mod tso;
 
 use crate::net::packet::Packet;
 use rate_sample::RateSample;

@@ -29,8 +29,10 @@
 //! | `SKB` | 256 | B | `SKB_DATA_ALIGN(sizeof(struct sk_buff))` | `include/linux/skbuff.h` |
 //! | `SKB_OVERHEAD` | 1 280 | B | truesize of an skb before its payload (header kmalloc rounded to 1 KiB + `SKB`) | `__alloc_skb`, `SKB_TRUESIZE` |
 //! | `INIT_CWND` | 10 | packets | floor of the window it is sized for | `TCP_INIT_CWND` |
-//! | `MIN_TSO_SEGS` / `MAX_GSO_BYTES` | 2 / 65 536 | segments / B | TSO quantum bounds | `tcp_min_tso_segs`, `GSO_LEGACY_MAX_SIZE` |
-//! | `PACING_SHIFT` | 10 | — | quantum ≈ rate >> 10 (≈ 1 ms) | `sk_pacing_shift` |
+//!
+//! The TSO quantum and its constants are [`super::tso`]'s.
+
+use super::tso;
 
 /// `net.ipv4.tcp_wmem[1]`: the send buffer before autotuning.
 pub const WMEM_DEFAULT: u64 = 16_384;
@@ -42,9 +44,11 @@ const SKB: u64 = 256;
 /// An skb's truesize before its payload (`SKB_TRUESIZE` of the 1 KiB header allocation).
 const SKB_OVERHEAD: u64 = 1_280;
 const INIT_CWND: u64 = 10;
-const MIN_TSO_SEGS: u64 = 2;
-const MAX_GSO_BYTES: u64 = 65_536;
-const PACING_SHIFT: u32 = 10;
+
+/// Memory of `bytes` of payload in skbs of `quantum` bytes.
+fn charge(bytes: u64, quantum: u64) -> u64 {
+    bytes + bytes.div_ceil(quantum) * SKB_OVERHEAD
+}
 
 #[derive(Clone, Debug)]
 pub struct SendBuffer {
@@ -79,24 +83,23 @@ impl SendBuffer {
     /// `sk_wmem_queued` of `bytes` written and unacknowledged, in skbs of the TSO quantum
     /// that `pacing_bps` gives (`tcp_tso_autosize`).
     pub fn charge(&self, bytes: u64, pacing_bps: u64) -> u64 {
-        bytes + bytes.div_ceil(self.quantum(pacing_bps)) * SKB_OVERHEAD
+        charge(bytes, self.quantum(pacing_bps))
     }
 
     fn quantum(&self, pacing_bps: u64) -> u64 {
-        let bytes = ((pacing_bps / 8) >> PACING_SHIFT).min(MAX_GSO_BYTES);
-        (bytes / self.mss).max(MIN_TSO_SEGS) * self.mss
+        tso::autosize(pacing_bps, self.mss) * self.mss
     }
 
     /// Payload bytes a write may add now to `queued` bytes; none marks the writer waiting.
     /// Linux copies into whole skbs while the charge is below the size, so a write may
     /// overshoot it by less than one skb.
     pub fn room(&mut self, queued: u64, pacing_bps: u64) -> u64 {
-        let charged = self.charge(queued, pacing_bps);
+        let quantum = self.quantum(pacing_bps);
+        let charged = charge(queued, quantum);
         if charged >= self.size {
             self.waiting = true;
             return 0;
         }
-        let quantum = self.quantum(pacing_bps);
         (self.size - charged).div_ceil(quantum + SKB_OVERHEAD) * quantum
     }
 

@@ -19,8 +19,14 @@
 //! bottleneck like any packet and is retried after 1 s, doubling); the
 //! algorithm is created once the handshake has given a first RTT sample.
 //!
-//! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no
-//! TSO/GSO (per-packet sends, pacing per packet); no Nagle (TCP_NODELAY);
+//! TSO (`SenderConfig::tso`): off, each packet is paced on its own; on, the pacer spaces
+//! skbs of [`tso`] size (the algorithm's `tso_segs`, else `tcp_tso_autosize`), whose
+//! segments leave back to back, as Linux's `tcp_write_xmit` with a TSO or GSO device.
+//!
+//! An skb is cut where the window, the receive window or the data ends, and new data that
+//! would leave as a partial skb may wait for the next ACK (`tcp_tso_should_defer`).
+//!
+//! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no Nagle (TCP_NODELAY);
 //! no zero-window probes (receivers here always reopen with an update);
 //! a tail-loss probe that repaired a loss (ACK beyond the probe without a
 //! duplicate report) causes the one-shot CWR reduction Linux applies.
@@ -32,6 +38,7 @@ use super::rate_sample::{RateSample, RateState};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
 use super::send_buffer::SendBuffer;
+use super::tso;
 use super::Outbox;
 use crate::cc::{
     CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, WindowValidation,
@@ -43,6 +50,10 @@ use crate::units::Rate;
 
 /// Linux's `TCP_TIMEOUT_MIN` (2 jiffies at HZ=1000), added to a multi-packet probe timeout.
 const TLP_MIN_SLACK: Duration = Duration::from_millis(2);
+/// `tcp_tso_should_defer` defers only while the last skb left at most this long ago.
+const DEFER_RECENT: Duration = Duration::from_millis(1);
+/// `net.ipv4.tcp_tso_win_divisor`: a third of the window is worth sending at once.
+const TSO_WIN_DIVISOR: u64 = 3;
 /// Marker for "the application has unlimited data".
 pub const UNLIMITED: u64 = u64::MAX / 4;
 
@@ -55,6 +66,8 @@ pub struct SenderConfig {
     pub slow_start_after_idle: bool,
     /// Which pacer spaces the packets (Linux EDT or the nginx-quic budget).
     pub pacer: PacerKind,
+    /// TSO/GSO: the pacer spaces skbs of several segments, sent back to back.
+    pub tso: bool,
 }
 
 /// Counters for summaries and conservation checks.
@@ -109,6 +122,8 @@ pub struct TcpSender {
     /// sharing one alarm would leave a stale retransmission-timeout event in the queue
     /// each time (hundreds pending in a bulk run).
     pace_alarm: Alarm,
+    /// The packet being sent is not the first of its TSO skb (the pacer's credit is per skb).
+    continues_skb: bool,
     is_cwnd_limited: bool,
     max_packets_out: u32,
     cwnd_usage_seq: u64,
@@ -161,6 +176,7 @@ impl TcpSender {
             pace_deadline: None,
             loss_alarm: Alarm::default(),
             pace_alarm: Alarm::default(),
+            continues_skb: false,
             is_cwnd_limited: false,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
@@ -471,6 +487,8 @@ impl TcpSender {
         let sent_before = self.stats.segments_sent;
         let rate = self.pacing_rate();
         self.pacer.on_output(now, rate);
+        // segments the current skb may still carry; the pacer is asked once per skb
+        let mut skb_left = 0;
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
             let inflight = self.sb.inflight();
@@ -488,15 +506,27 @@ impl TcpSender {
                 cwnd_limited = true;
                 break;
             }
-            if !self.pacer.allows(now, rate) {
-                self.pace_deadline = Some(self.pacer.retry_at(now, rate));
-                break;
+            if skb_left == 0 {
+                if !self.pacer.allows(now, rate) {
+                    self.pace_deadline = Some(self.pacer.retry_at(now, rate));
+                    break;
+                }
+                skb_left = self.skb_segments();
+                if retx.is_none() && skb_left > 1 {
+                    if let Some(window_full) = self.should_defer(now, skb_left) {
+                        cwnd_limited |= window_full;
+                        break;
+                    }
+                }
             }
             match retx {
                 Some(idx) => self.retransmit(now, idx, out),
                 None => self.send_new(now, out),
             }
+            skb_left -= 1;
+            self.continues_skb = skb_left > 0;
         }
+        self.continues_skb = false;
         self.validate_cwnd(now, cwnd_limited);
         if self.sb.packets_out > 0 && self.rto_deadline.is_none() {
             self.rearm_rto(now);
@@ -522,7 +552,7 @@ impl TcpSender {
         pkt: Packet,
     ) {
         let rate = self.pacing_rate();
-        self.pacer.on_send(now, payload, rate);
+        self.pacer.on_send(now, payload, rate, self.continues_skb);
         self.last_send = now;
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += payload as u64;
@@ -584,6 +614,55 @@ impl TcpSender {
             out,
             Packet::data(self.conn, seq, len, true, now),
         );
+    }
+
+    /// Linux `tcp_tso_should_defer`: whether to hold back new data that would leave as a
+    /// partial skb of `segs` segments, to send a larger one when the next ACK opens the
+    /// window; `Some(cwnd_limited)` to wait. Not in recovery, nor when the last skb's
+    /// departure time is over 1 ms past, nor when a full skb, a third of the window or the
+    /// rest of the data fits, nor when the oldest packet out left less than half an RTT ago
+    /// (its ACK would come too late), nor for the last data before the FIN.
+    fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
+        let mss = self.cfg.mss as u64;
+        let unsent = self.write_seq - self.snd_nxt;
+        let skb_len = unsent.min(segs * mss);
+        if self.ca_state >= CaState::Recovery
+            || now.saturating_since(self.pacer.wstamp()) > DEFER_RECENT
+        {
+            return None;
+        }
+        let cwnd = self.cc.as_ref().unwrap().cwnd();
+        let send_win = self.snd_wnd_end.saturating_sub(self.snd_nxt);
+        let cong_win = cwnd.saturating_sub(self.sb.inflight()) as u64 * mss;
+        let limit = send_win.min(cong_win);
+        let is_tail = unsent <= segs * mss;
+        let snd_wnd = self.snd_wnd_end - self.snd_una;
+        if limit >= segs * mss
+            || (!is_tail && limit >= skb_len)
+            || limit >= snd_wnd.min(cwnd as u64 * mss) / TSO_WIN_DIVISOR
+        {
+            return None;
+        }
+        let (Some(head), Some(srtt)) = (self.sb.head(), self.rtt.srtt()) else {
+            return None;
+        };
+        let half_srtt = Duration::from_nanos(srtt.as_nanos() / 2); // Linux: srtt_us >> 4
+        if now.saturating_since(head.sent_at) < half_srtt || (is_tail && self.finished) {
+            return None;
+        }
+        Some(cong_win < send_win && cong_win <= skb_len)
+    }
+
+    /// Segments the next skb may carry: 1 without TSO.
+    fn skb_segments(&self) -> u64 {
+        if !self.cfg.tso {
+            return 1;
+        }
+        let cc = self.cc.as_ref().unwrap();
+        cc.tso_segs().map_or_else(
+            || tso::autosize(self.sk_pacing_bps(), self.cfg.mss as u64),
+            u64::from,
+        )
     }
 
     /// `tcp_cwnd_validate` (+ RFC 2861 decay for classic algorithms).
@@ -928,3 +1007,7 @@ fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
         last_send: s.last_send,
     }
 }
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;

@@ -423,6 +423,10 @@ impl CongestionControl for Bbr {
         self.cwnd
     }
 
+    fn tso_segs(&self) -> Option<u32> {
+        Some(self.tso_segs_goal())
+    }
+
     fn pacing_rate(&self) -> Option<Rate> {
         Some(Rate::from_bps(self.pacing_rate_bytes * 8))
     }

@@ -436,6 +436,10 @@ impl CongestionControl for Obbr {
         self.bbr.cwnd()
     }
 
+    fn tso_segs(&self) -> Option<u32> {
+        self.bbr.tso_segs()
+    }
+
     fn pacing_rate(&self) -> Option<Rate> {
         self.bbr.pacing_rate()
     }

@@ -10,6 +10,10 @@
 //!   gap   = payload_len / rate;  gap −= min(gap/2, next − prior);  next += gap
 //! ```
 //!
+//! Linux computes this per skb. With TSO an skb carries several packets, reported one by
+//! one; those after the first continue the skb and share its credit, so the skb as a whole
+//! earns at most half its own gap.
+//!
 //! The first 10 data segments of a connection are not paced (as `sch_fq`'s
 //! initial quantum; Linux checks `data_segs_out >= 10`).
 //!
@@ -33,6 +37,8 @@ pub const UNPACED_SEGMENTS: u64 = 10;
 pub struct Edt {
     next: Time,
     segments_sent: u64,
+    /// Idle credit the current skb has not used yet.
+    credit: u64,
 }
 
 impl Edt {
@@ -41,14 +47,23 @@ impl Edt {
         self.next.max(now)
     }
 
+    /// `tcp_wstamp_ns`: the next departure, even if past.
+    pub fn wstamp(&self) -> Time {
+        self.next
+    }
+
     pub fn allows(&self, now: Time) -> bool {
         now >= self.next
     }
 
-    /// A packet with `payload` bytes left at `now` under `rate` (`None` = unpaced).
-    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>) {
+    /// A packet with `payload` bytes left at `now` under `rate` (`None` = unpaced);
+    /// `continues_skb`: it is not the first packet of its skb.
+    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>, continues_skb: bool) {
         let prior = self.next;
         self.next = self.next.max(now);
+        if !continues_skb {
+            self.credit = (self.next - prior).as_nanos();
+        }
         self.segments_sent += 1;
         let Some(rate) = rate.filter(|r| !r.is_zero()) else {
             return;
@@ -57,9 +72,9 @@ impl Edt {
             return;
         }
         let gap = rate.tx_time(payload as u64).as_nanos();
-        let credit = (self.next - prior).as_nanos();
-        let gap = gap - (gap / 2).min(credit);
-        self.next += Duration::from_nanos(gap);
+        let credit = (gap / 2).min(self.credit);
+        self.credit -= credit;
+        self.next += Duration::from_nanos(gap - credit);
     }
 }
 
@@ -72,10 +87,10 @@ mod tests {
         let mut p = Edt::default();
         let rate = Some(Rate::from_mbps(10)); // 1448 B → 1158.4 µs
         for _ in 0..10 {
-            p.on_send(Time::ZERO, 1448, rate);
+            p.on_send(Time::ZERO, 1448, rate, false);
         }
         assert!(p.allows(Time::ZERO));
-        p.on_send(Time::ZERO, 1448, rate);
+        p.on_send(Time::ZERO, 1448, rate, false);
         assert_eq!(p.next_departure(Time::ZERO), Time::from_nanos(1_158_400));
     }
 
@@ -84,11 +99,35 @@ mod tests {
         let mut p = Edt {
             next: Time::from_millis(1),
             segments_sent: 20,
+            credit: 0,
         };
-        p.on_send(Time::from_millis(5), 1448, Some(Rate::from_mbps(10)));
+        p.on_send(Time::from_millis(5), 1448, Some(Rate::from_mbps(10)), false);
         assert_eq!(
             p.next_departure(Time::ZERO),
             Time::from_millis(5) + Duration::from_nanos(579_200)
+        );
+    }
+
+    #[test]
+    fn the_packets_of_one_skb_share_its_credit_of_at_most_half_its_gap() {
+        let rate = Some(Rate::from_mbps(10)); // 1448 B → 1158.4 µs
+        let skb_at = |t: Time| {
+            let mut p = Edt {
+                next: Time::from_millis(1),
+                segments_sent: 20,
+                credit: 0,
+            };
+            for i in 0..3 {
+                p.on_send(t, 1448, rate, i > 0);
+            }
+            p.next_departure(Time::ZERO) - t
+        };
+        // 4 ms late: the 3-packet skb earns half its 3475.2 µs gap
+        assert_eq!(skb_at(Time::from_millis(5)), Duration::from_nanos(3 * 579_200));
+        // 0.1 ms late: it earns the 100 µs, once
+        assert_eq!(
+            skb_at(Time::from_micros(1100)),
+            Duration::from_nanos(3 * 1_158_400 - 100_000)
         );
     }
 }

@@ -77,9 +77,10 @@ impl Pacer {
         }
     }
 
-    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>) {
+    /// A packet left; `continues_skb`: it is not the first of its TSO skb.
+    pub fn on_send(&mut self, now: Time, payload: u32, rate: Option<Rate>, continues_skb: bool) {
         match self {
-            Pacer::Edt(e) => e.on_send(now, payload, rate),
+            Pacer::Edt(e) => e.on_send(now, payload, rate, continues_skb),
             Pacer::Budget(b) => b.on_send(now, payload, rate),
         }
     }
@@ -88,6 +89,15 @@ impl Pacer {
     pub fn on_app_limited(&mut self, now: Time) {
         if let Pacer::Budget(b) = self {
             b.on_app_limited(now);
+        }
+    }
+
+    /// Linux `tcp_wstamp_ns`: when the next packet may leave, however long ago that is
+    /// (the Linux pacer only; TSO, its one user, is not offered with the other).
+    pub fn wstamp(&self) -> Time {
+        match self {
+            Pacer::Edt(e) => e.wstamp(),
+            Pacer::Budget(_) => Time::ZERO,
         }
     }
 

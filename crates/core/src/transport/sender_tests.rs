@@ -1,0 +1,155 @@
+//! The sender against a receiver over a lossless path of fixed delay and unlimited rate:
+//! when its data packets leave the host.
+
+use super::*;
+use crate::transport::receiver::{AckPolicy, ReceiverConfig, TcpReceiver};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+const ONE_WAY: Duration = Duration::from_millis(10);
+const MSS: u32 = 1448;
+
+/// A BBR sender's sends before `until`: per event that sent data, the number of data
+/// packets it sent at that instant and the algorithm's TSO goal then.
+fn sends(tso: bool, until: Time) -> Vec<(usize, u32)> {
+    run(CcConfig::Bbr(Default::default()), tso, UNLIMITED, until).0
+}
+
+/// The sender of `cc` writing `bytes` (then finishing) before `until`: its sends as
+/// [`sends`] gives them (goal 0 for an algorithm without one), and the bytes acknowledged.
+fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, u64) {
+    let cfg = SenderConfig {
+        mss: MSS,
+        initial_cwnd: 10,
+        slow_start_after_idle: true,
+        pacer: PacerKind::Linux,
+        tso,
+    };
+    let mut tx = TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default());
+    let mut rx = TcpReceiver::new(
+        0,
+        ReceiverConfig {
+            mss: MSS,
+            rcvbuf: 1 << 30,
+            idle_quickack_gap: Duration::from_millis(200),
+            ack_policy: AckPolicy::Linux,
+            path_rtt: ONE_WAY + ONE_WAY,
+        },
+    );
+    let mut events = Events::default();
+    let mut out = Outbox::default();
+    let mut now = Time::ZERO;
+    let mut acks = Vec::new();
+    let mut sent = Vec::new();
+    tx.connect(now, &mut out);
+    tx.write(now, bytes, &mut out);
+    if bytes != UNLIMITED {
+        tx.finish();
+    }
+    loop {
+        let data = out.packets.iter().filter(|p| p.kind == Kind::Data).count();
+        if data > 0 {
+            sent.push((data, tx.cc().and_then(|cc| cc.tso_segs()).unwrap_or(0)));
+        }
+        for p in out.packets.drain(..) {
+            events.push(now + ONE_WAY, true, Some(p));
+        }
+        out.samples.clear();
+        for p in acks.drain(..) {
+            events.push(now + ONE_WAY, false, Some(p));
+        }
+        for t in tx.poll_timer().collect::<Vec<_>>() {
+            events.push(t, false, None);
+        }
+        if let Some(t) = rx.poll_timer() {
+            events.push(t, true, None);
+        }
+        let Some((t, event)) = events.pop() else {
+            break;
+        };
+        if t >= until {
+            break;
+        }
+        now = t;
+        match event {
+            (true, Some(p)) => {
+                rx.on_packet(now, &p, &mut acks);
+            }
+            (true, None) => rx.on_timer(now, &mut acks),
+            (false, Some(p)) => tx.on_packet(now, &p, &mut out),
+            (false, None) => tx.on_timer(now, &mut out),
+        }
+    }
+    (sent, tx.acked_bytes())
+}
+
+/// Events in time order, each for the receiver or not, with a packet or a timer's `None`.
+#[derive(Default)]
+struct Events {
+    queue: BinaryHeap<Reverse<(Time, usize)>>,
+    what: Vec<(bool, Option<Packet>)>,
+}
+
+impl Events {
+    fn push(&mut self, t: Time, to_rx: bool, p: Option<Packet>) {
+        self.queue.push(Reverse((t, self.what.len())));
+        self.what.push((to_rx, p));
+    }
+
+    fn pop(&mut self) -> Option<(Time, (bool, Option<Packet>))> {
+        let Reverse((t, i)) = self.queue.pop()?;
+        Some((t, std::mem::take(&mut self.what[i])))
+    }
+}
+
+#[test]
+fn without_tso_each_paced_packet_leaves_on_its_own() {
+    let sent = sends(false, Time::from_millis(200));
+    // the initial window leaves unpaced, at once; then one packet per departure time
+    assert_eq!(sent[0].0, 10);
+    assert!(sent.len() > 100, "{} sends", sent.len());
+    assert!(sent[1..].iter().all(|&(n, _)| n == 1));
+}
+
+#[test]
+fn with_tso_the_pacer_spaces_skbs_of_the_algorithms_goal() {
+    let until = Time::from_millis(200);
+    let sent = sends(true, until);
+    assert_eq!(sent[0].0, 10);
+    // at most one skb per departure time, never larger than the goal (≈ 1 ms at the pacing
+    // rate); a partial skb waits for the next ACK (`tcp_tso_should_defer`)
+    assert!(sent[1..].iter().all(|&(n, goal)| n <= goal as usize));
+    let full = sent[1..].iter().filter(|&&(n, goal)| n == goal as usize).count();
+    assert!(full * 10 >= sent.len() * 9, "{full} of {} skbs full", sent.len());
+    // STARTUP's doubling rate has taken the goal past the 2-segment floor
+    let largest = sent.iter().map(|&(n, _)| n).skip(1).max().unwrap();
+    assert!(largest >= 4, "largest skb {largest}");
+    // about as many packets leave in all: a window-limited STARTUP sends as much either way
+    let total = |s: &[(usize, u32)]| s.iter().map(|&(n, _)| n).sum::<usize>() as f64;
+    let ratio = total(&sent) / total(&sends(false, until));
+    assert!((ratio - 1.0).abs() < 0.05, "{ratio}");
+}
+
+#[test]
+fn with_tso_a_window_limited_sender_waits_for_a_third_of_its_window_then_sends_it_at_once() {
+    let until = Time::from_millis(400);
+    let cubic = || CcConfig::Cubic(Default::default());
+    let mean = |s: &[(usize, u32)]| s.iter().map(|&(n, _)| n).sum::<usize>() as f64 / s.len() as f64;
+    let (plain, _) = run(cubic(), false, UNLIMITED, until);
+    let (tso, _) = run(cubic(), true, UNLIMITED, until);
+    // each (delayed) ACK releases 4 packets in slow start without TSO; with it the sender
+    // defers such small sends
+    eprintln!("cubic mean send {} vs {}", mean(&tso), mean(&plain));
+    assert!(mean(&plain) < 4.5, "{}", mean(&plain));
+    assert!(mean(&tso) > 2.0 * mean(&plain), "{} vs {}", mean(&tso), mean(&plain));
+}
+
+#[test]
+fn deferring_never_strands_data_everything_written_is_acknowledged() {
+    for bytes in [1, 1448, 5000, 100_000, 1_000_003] {
+        for cc in [CcConfig::Cubic(Default::default()), CcConfig::Bbr(Default::default())] {
+            let (_, acked) = run(cc, true, bytes, Time::from_secs(5));
+            assert_eq!(acked, bytes);
+        }
+    }
+}
