@@ -1,10 +1,10 @@
 """AICT'19 (Claypool et al., "Sharing but not Caring"): BBR's standing queue and loss vs buffer.
 
 Paper set-up: dumbbell, 25 ms RTprop, tc-tbf with small buckets, 5-minute runs, Linux hosts
-sending TSO/GSO skbs (`aict19.HOST`), steady state analysed (minute 1 of 5 for §IV-A, minutes 2–4 for Fig. 7). The standing-queue checks run shorter
-(150 s, window 60–150 s); Fig. 7 keeps the paper's timing (300 s, window 120–240 s: a shorter
-window takes in start-up transients and raises the loss) and sweeps three buffer sizes by default;
-`pytest -m slow` sweeps all ten.
+sending TSO/GSO skbs (`aict19.HOST`), steady state analysed (minute 1 of 5 for §IV-A, minutes 2–4
+for Fig. 7). The standing-queue checks run shorter (150 s, window 60–150 s); Fig. 7 keeps the
+paper's timing (300 s, window 120–240 s: a shorter window takes in start-up transients and raises
+the loss) and sweeps three buffer sizes by default; `pytest -m slow` sweeps all ten.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ FULL = {"duration": "300s", "window": ("120s", "240s")}
 
 
 def test_four_bbr_flows_keep_a_standing_queue_of_1_to_1_5_bdp(reproduce) -> None:
-    r = bloatlab.simulate(dumbbell("80Mbps", "25ms", "8BDP", [bulk("bbr", BBR_CC, 4, **HOST)], **QUICK))
+    r = bloatlab.simulate(
+        dumbbell("80Mbps", "25ms", "8BDP", [bulk("bbr", BBR_CC, 4, **HOST)], **QUICK)
+    )
     b = r.summary["bottleneck"]
     ours = b["backlog_mean_bdp"]
     ok = reproduce(
@@ -38,7 +40,9 @@ def test_four_bbr_flows_keep_a_standing_queue_of_1_to_1_5_bdp(reproduce) -> None
 
 
 def test_one_cubic_flow_fills_an_8_bdp_buffer(reproduce) -> None:
-    r = bloatlab.simulate(dumbbell("80Mbps", "25ms", "8BDP", [bulk("cubic", "cubic", **HOST)], **QUICK))
+    r = bloatlab.simulate(
+        dumbbell("80Mbps", "25ms", "8BDP", [bulk("cubic", "cubic", **HOST)], **QUICK)
+    )
     b = r.summary["bottleneck"]
     ok = reproduce(
         "AICT'19 Fig. 5: 1 CUBIC, 8 BDP buffer, queue (BDP)",

@@ -4,7 +4,8 @@ of TCP BBR and TCP CUBIC at the Network Bottleneck", AICT 2019.
 Testbed: a dumbbell through a Linux router, 25 ms round-trip propagation (NetEm), tc-tbf with
 small buckets (modelled here as a plain rate-limited line), drop-tail queue, Linux 4.17 BBRv1
 (the core's `kernel = "4.17"`) and CUBIC, 5-minute runs; the hosts' timing jitter is
-`builders.HOST_JITTER`, and they send in TSO/GSO skbs (`tso = true`). Table I: 2, 4, 8 flows × 40, 80, 120 Mb/s × queues of 0.25–8 BDP.
+`builders.HOST_JITTER`, and they send in TSO/GSO skbs (`tso = true`). Table I: 2, 4, 8 flows ×
+40, 80, 120 Mb/s × queues of 0.25–8 BDP.
 
 | figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
 |------------|--------------------------|-------------------------------------|--------------------|

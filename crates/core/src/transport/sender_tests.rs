@@ -119,8 +119,15 @@ fn with_tso_the_pacer_spaces_skbs_of_the_algorithms_goal() {
     // at most one skb per departure time, never larger than the goal (≈ 1 ms at the pacing
     // rate); a partial skb waits for the next ACK (`tcp_tso_should_defer`)
     assert!(sent[1..].iter().all(|&(n, goal)| n <= goal as usize));
-    let full = sent[1..].iter().filter(|&&(n, goal)| n == goal as usize).count();
-    assert!(full * 10 >= sent.len() * 9, "{full} of {} skbs full", sent.len());
+    let full = sent[1..]
+        .iter()
+        .filter(|&&(n, goal)| n == goal as usize)
+        .count();
+    assert!(
+        full * 10 >= sent.len() * 9,
+        "{full} of {} skbs full",
+        sent.len()
+    );
     // STARTUP's doubling rate has taken the goal past the 2-segment floor
     let largest = sent.iter().map(|&(n, _)| n).skip(1).max().unwrap();
     assert!(largest >= 4, "largest skb {largest}");
@@ -134,20 +141,28 @@ fn with_tso_the_pacer_spaces_skbs_of_the_algorithms_goal() {
 fn with_tso_a_window_limited_sender_waits_for_a_third_of_its_window_then_sends_it_at_once() {
     let until = Time::from_millis(400);
     let cubic = || CcConfig::Cubic(Default::default());
-    let mean = |s: &[(usize, u32)]| s.iter().map(|&(n, _)| n).sum::<usize>() as f64 / s.len() as f64;
+    let mean =
+        |s: &[(usize, u32)]| s.iter().map(|&(n, _)| n).sum::<usize>() as f64 / s.len() as f64;
     let (plain, _) = run(cubic(), false, UNLIMITED, until);
     let (tso, _) = run(cubic(), true, UNLIMITED, until);
     // each (delayed) ACK releases 4 packets in slow start without TSO; with it the sender
     // defers such small sends
-    eprintln!("cubic mean send {} vs {}", mean(&tso), mean(&plain));
     assert!(mean(&plain) < 4.5, "{}", mean(&plain));
-    assert!(mean(&tso) > 2.0 * mean(&plain), "{} vs {}", mean(&tso), mean(&plain));
+    assert!(
+        mean(&tso) > 2.0 * mean(&plain),
+        "{} vs {}",
+        mean(&tso),
+        mean(&plain)
+    );
 }
 
 #[test]
 fn deferring_never_strands_data_everything_written_is_acknowledged() {
     for bytes in [1, 1448, 5000, 100_000, 1_000_003] {
-        for cc in [CcConfig::Cubic(Default::default()), CcConfig::Bbr(Default::default())] {
+        for cc in [
+            CcConfig::Cubic(Default::default()),
+            CcConfig::Bbr(Default::default()),
+        ] {
             let (_, acked) = run(cc, true, bytes, Time::from_secs(5));
             assert_eq!(acked, bytes);
         }

@@ -123,7 +123,10 @@ mod tests {
             p.next_departure(Time::ZERO) - t
         };
         // 4 ms late: the 3-packet skb earns half its 3475.2 µs gap
-        assert_eq!(skb_at(Time::from_millis(5)), Duration::from_nanos(3 * 579_200));
+        assert_eq!(
+            skb_at(Time::from_millis(5)),
+            Duration::from_nanos(3 * 579_200)
+        );
         // 0.1 ms late: it earns the 100 µs, once
         assert_eq!(
             skb_at(Time::from_micros(1100)),
