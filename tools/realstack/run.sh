@@ -7,7 +7,9 @@
 # Needs root, iproute2 with tbf, /dev/net/tun. Samples `ss -tin` on the server every 0.5 s.
 # The player is client.py at a fixed bitrate (PLAYER = bits/s), or dash.js in headless Chromium
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
-# leaves OUTDIR/client.json for summarise.py.
+# leaves OUTDIR/client.json for summarise.py. PLAYER = bulk:N runs N bulk flows instead
+# (bulk.py), and leaves OUTDIR/bulk.json and the server's segment counters (nstat.before,
+# nstat.after: TcpOutSegs, TcpRetransSegs). RATE sets the bottleneck rate (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
@@ -23,7 +25,7 @@
 #                                                           run.sh /tmp/rs bbr 10mb 1mb /tmp/media 160
 set -euo pipefail
 out=$1 cc=$2 limit=$3 burst=$4 player=$5 seconds=$6
-rate=25mbit delay=${DELAY:-0.100}
+rate=${RATE:-25mbit} delay=${DELAY:-0.100}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 
@@ -78,7 +80,9 @@ fi
 media=()
 [[ -d $player ]] && media=("$player")
 url="http://10.0.1.1:8080/index.html"
-if [[ ${HTTP:-h1} == h2 ]]; then
+if [[ $player == bulk:* ]]; then
+    ip netns exec cli python3 "$here/bulk.py" recv 5001 "${player#bulk:}" &
+elif [[ ${HTTP:-h1} == h2 ]]; then
     [[ -d $player ]] || { echo "HTTP=h2 needs a media directory as PLAYER" >&2; exit 2; }
     # a namespace may only default to an algorithm the root namespace allows
     allowed=$(sysctl -n net.ipv4.tcp_allowed_congestion_control)
@@ -118,7 +122,12 @@ sleep 0.5
     done
 ) > "$out/ss.log" &
 sampler=$!
-if [[ -d $player ]]; then
+if [[ $player == bulk:* ]]; then
+    ip netns exec srv nstat -az TcpOutSegs TcpRetransSegs > "$out/nstat.before"
+    ip netns exec srv python3 "$here/bulk.py" send 10.0.2.1 5001 "${player#bulk:}" "$cc" \
+        "$seconds" "$out/bulk.json"
+    ip netns exec srv nstat -az TcpOutSegs TcpRetransSegs > "$out/nstat.after"
+elif [[ -d $player ]]; then
     rm -rf "$out/chromium"
     ip netns exec cli timeout "$seconds" chromium --headless --no-sandbox --disable-gpu \
         --disable-quic --no-first-run --disable-background-networking --disable-component-update \
