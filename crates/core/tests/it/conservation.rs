@@ -60,7 +60,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight
-    /// — also when ACKs share the bottleneck (loopback), the path jitters, or netem holds packets in front of the queue.
+    /// — also when ACKs share the bottleneck (loopback), the path jitters, netem holds packets in front of the queue,
+    /// or the senders send TSO skbs and defer partial ones.
     #[test]
     fn packets_and_bytes_are_conserved(
         rate in 2u64..60, rtt in 2u64..120, limit in 2u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.05],
@@ -69,10 +70,15 @@ proptest! {
         topology in prop_oneof![Just("dumbbell"), Just("loopback")],
         netem in prop_oneof![Just(None), (1u64..=100, 1u64..300).prop_map(Some)],
         ccs in proptest::collection::vec(cca(), 1..4), sizes in proptest::collection::vec(1u64..3_000_000, 3),
+        tso in any::<bool>(),
     ) {
         let netem = netem.filter(|_| topology == "dumbbell");
         let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us, topology, netem };
-        let out = run(&scenario(path, &ccs, &sizes[..ccs.len()]));
+        let mut s = scenario(path, &ccs, &sizes[..ccs.len()]);
+        for f in s["flow"].as_array_mut().unwrap() {
+            f["tso"] = json!(tso);
+        }
+        let out = run(&s);
         let st = &out.stats;
         prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
         for (i, bytes) in sizes[..ccs.len()].iter().enumerate() {
@@ -109,8 +115,8 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// A DASH session over any path plays to the end: every segment index arrives exactly
-    /// once at its level's full size, whatever the page, init segments, HTTP version, ABR
-    /// and abandonments, and every packet is delivered, dropped or still in flight.
+    /// once at its level's full size, whatever the page, init segments, HTTP version, ABR,
+    /// TSO and abandonments, and every packet is delivered, dropped or still in flight.
     #[test]
     fn every_dash_segment_arrives_once_and_whole(
         rate in 2u64..40, rtt in 2u64..150, limit in 5u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.03],
@@ -121,6 +127,7 @@ proptest! {
         page in proptest::collection::vec(1u64..300_000, 0..3),
         init in prop_oneof![Just(0u64), 1u64..3000],
         audio in any::<bool>(),
+        tso in any::<bool>(),
     ) {
         let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us: 0, topology: "dumbbell", netem: None };
         let mut s = scenario(path, &[cc], &[1]);
@@ -132,6 +139,7 @@ proptest! {
             app["audio"] = json!("128kbps");
         }
         s["flow"][0]["app"] = app;
+        s["flow"][0]["tso"] = json!(tso);
         s["duration"] = json!("1000s");
         let out = run(&s);
         let st = &out.stats;
