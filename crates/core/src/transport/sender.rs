@@ -217,7 +217,8 @@ impl TcpSender {
         }
         if let Some(cc) = self.cc.as_ref() {
             // `tcp_sendmsg`: "is sending application-limited?" Linux asks only here, when the
-            // application writes, never on an ACK.
+            // application writes, never on an ACK. Its test that no skb of the socket waits
+            // in a qdisc or the NIC is left out: packets leave the host as they are sent.
             self.rate.check_app_limited(
                 self.write_seq - self.snd_nxt >= self.cfg.mss as u64,
                 self.sb.inflight(),
@@ -618,15 +619,17 @@ impl TcpSender {
 
     /// Linux `tcp_tso_should_defer`: whether to hold back new data that would leave as a
     /// partial skb of `segs` segments, to send a larger one when the next ACK opens the
-    /// window; `Some(cwnd_limited)` to wait. Not in recovery, nor when the last skb's
-    /// departure time is over 1 ms past, nor when a full skb, a third of the window or the
-    /// rest of the data fits, nor when the oldest packet out left less than half an RTT ago
-    /// (its ACK would come too late), nor for the last data before the FIN.
+    /// window; `Some(cwnd_limited)` to wait. Not for one segment, nor in recovery, nor when
+    /// the last skb's departure time is over 1 ms past, nor when a full skb, a third of the
+    /// window or the rest of the data fits, nor when the oldest packet out left less than half
+    /// an RTT ago (its ACK would come too late), nor for the last data before the FIN.
     fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
         let mss = self.cfg.mss as u64;
         let unsent = self.write_seq - self.snd_nxt;
         let skb_len = unsent.min(segs * mss);
-        if self.ca_state >= CaState::Recovery
+        // a one-segment skb goes to Nagle's test instead, which TCP_NODELAY passes
+        if skb_len <= mss
+            || self.ca_state >= CaState::Recovery
             || now.saturating_since(self.pacer.wstamp()) > DEFER_RECENT
         {
             return None;
