@@ -138,7 +138,7 @@ fn with_tso_the_pacer_spaces_skbs_of_the_algorithms_goal() {
 }
 
 #[test]
-fn with_tso_a_window_limited_sender_waits_for_a_third_of_its_window_then_sends_it_at_once() {
+fn with_tso_a_window_limited_sender_defers_small_sends_into_larger_ones() {
     let until = Time::from_millis(400);
     let cubic = || CcConfig::Cubic(Default::default());
     let mean =
