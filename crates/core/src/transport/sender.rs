@@ -122,8 +122,6 @@ pub struct TcpSender {
     /// sharing one alarm would leave a stale retransmission-timeout event in the queue
     /// each time (hundreds pending in a bulk run).
     pace_alarm: Alarm,
-    /// The packet being sent is not the first of its TSO skb (the pacer's credit is per skb).
-    continues_skb: bool,
     is_cwnd_limited: bool,
     max_packets_out: u32,
     cwnd_usage_seq: u64,
@@ -176,7 +174,6 @@ impl TcpSender {
             pace_deadline: None,
             loss_alarm: Alarm::default(),
             pace_alarm: Alarm::default(),
-            continues_skb: false,
             is_cwnd_limited: false,
             max_packets_out: 0,
             cwnd_usage_seq: 0,
@@ -488,8 +485,9 @@ impl TcpSender {
         let sent_before = self.stats.segments_sent;
         let rate = self.pacing_rate();
         self.pacer.on_output(now, rate);
-        // segments the current skb may still carry; the pacer is asked once per skb
-        let mut skb_left = 0;
+        // segments the current skb may still carry; the pacer is asked once per skb, and
+        // charges its idle credit to the skb's first packet and those that continue it
+        let (mut skb_left, mut continues_skb) = (0, false);
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
             let inflight = self.sb.inflight();
@@ -513,6 +511,7 @@ impl TcpSender {
                     break;
                 }
                 skb_left = self.skb_segments();
+                continues_skb = false;
                 if retx.is_none() && skb_left > 1 {
                     if let Some(window_full) = self.should_defer(now, skb_left) {
                         cwnd_limited |= window_full;
@@ -521,13 +520,12 @@ impl TcpSender {
                 }
             }
             match retx {
-                Some(idx) => self.retransmit(now, idx, out),
-                None => self.send_new(now, out),
+                Some(idx) => self.retransmit(now, idx, continues_skb, out),
+                None => self.send_new(now, continues_skb, out),
             }
             skb_left -= 1;
-            self.continues_skb = skb_left > 0;
+            continues_skb = true;
         }
-        self.continues_skb = false;
         self.validate_cwnd(now, cwnd_limited);
         if self.sb.packets_out > 0 && self.rto_deadline.is_none() {
             self.rearm_rto(now);
@@ -544,16 +542,18 @@ impl TcpSender {
         }
     }
 
+    /// `continues_skb`: the packet is not the first of its TSO skb.
     fn after_data_send(
         &mut self,
         now: Time,
         payload: u32,
         is_retrans: bool,
+        continues_skb: bool,
         out: &mut Outbox,
         pkt: Packet,
     ) {
         let rate = self.pacing_rate();
-        self.pacer.on_send(now, payload, rate, self.continues_skb);
+        self.pacer.on_send(now, payload, rate, continues_skb);
         self.last_send = now;
         self.stats.segments_sent += 1;
         self.stats.bytes_sent += payload as u64;
@@ -571,7 +571,7 @@ impl TcpSender {
         out.packets.push(pkt);
     }
 
-    fn send_new(&mut self, now: Time, out: &mut Outbox) {
+    fn send_new(&mut self, now: Time, continues_skb: bool, out: &mut Outbox) {
         self.before_data_send(now);
         let len = (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) as u32;
         let snap = self
@@ -594,12 +594,13 @@ impl TcpSender {
             now,
             len,
             false,
+            continues_skb,
             out,
             Packet::data(self.conn, seq, len, false, now),
         );
     }
 
-    fn retransmit(&mut self, now: Time, idx: u64, out: &mut Outbox) {
+    fn retransmit(&mut self, now: Time, idx: u64, continues_skb: bool, out: &mut Outbox) {
         self.before_data_send(now);
         let snap = self
             .rate
@@ -612,6 +613,7 @@ impl TcpSender {
             now,
             len,
             true,
+            continues_skb,
             out,
             Packet::data(self.conn, seq, len, true, now),
         );
@@ -877,7 +879,7 @@ impl TcpSender {
                 && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64)
                     <= self.snd_wnd_end;
             if has_new {
-                self.send_new(now, out);
+                self.send_new(now, false, out);
                 self.tlp_was_retrans = false;
             } else if let Some(idx) = self.sb.last_index() {
                 let seg = self.sb.get(idx).unwrap();
@@ -885,7 +887,7 @@ impl TcpSender {
                     self.rearm_rto_from_head(now);
                     return;
                 }
-                self.retransmit(now, idx, out);
+                self.retransmit(now, idx, false, out);
                 self.tlp_was_retrans = true;
             }
             self.tlp_high_seq = Some(self.snd_nxt);
