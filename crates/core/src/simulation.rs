@@ -748,9 +748,10 @@ impl Net for Io<'_> {
     }
 
     fn write(&mut self, conn: ConnId, bytes: u64) {
-        self.net.conns[conn as usize]
-            .sender
-            .write(self.now, bytes, &mut self.net.outbox);
+        let c = &mut self.net.conns[conn as usize];
+        let nic_busy = c.access.is_transmitting(self.now);
+        c.sender
+            .write(self.now, bytes, nic_busy, &mut self.net.outbox);
         self.net.flush_sender(self.now, conn);
     }
 

@@ -98,6 +98,11 @@ impl Link {
         Some(*t)
     }
 
+    /// Still serialising a packet at `now` (the NIC has not completed its transmission).
+    pub fn is_transmitting(&self, now: Time) -> bool {
+        self.rate.is_some() && self.busy_until > now
+    }
+
     pub fn packets_in_flight(&self) -> usize {
         self.in_flight.len()
     }
@@ -107,6 +112,18 @@ impl Link {
 mod tests {
     use super::*;
     use crate::net::packet::Packet;
+
+    #[test]
+    fn transmitting_until_the_last_byte_is_serialised() {
+        let mut l = Link::new(Some(Rate::from_mbps(1000)), Duration::from_millis(10));
+        let p = || Packet::data(0, 0, 1448, false, Time::ZERO);
+        assert!(!l.is_transmitting(Time::ZERO));
+        let _ = l.send(Time::ZERO, p());
+        let _ = l.send(Time::ZERO, p());
+        assert!(l.is_transmitting(Time::from_micros(23)));
+        assert!(!l.is_transmitting(Time::from_micros(24)));
+        assert!(!Link::new(None, Duration::ZERO).is_transmitting(Time::ZERO));
+    }
 
     #[test]
     fn back_to_back_packets_are_serialised_then_delayed() {

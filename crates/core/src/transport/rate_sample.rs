@@ -214,16 +214,22 @@ impl RateState {
     }
 
     /// `tcp_rate_check_app_limited`: mark a bubble when the sender has less than
-    /// one MSS to send, spare window, and no loss waiting for retransmission.
+    /// one MSS to send, none of its packets still in the host (Linux: `sk_wmem_alloc`,
+    /// skbs in a qdisc or the NIC), spare window, and no loss waiting for retransmission.
     pub fn check_app_limited(
         &mut self,
         has_full_segment_to_send: bool,
+        host_holds_packets: bool,
         inflight: u32,
         cwnd: u32,
         lost_out: u32,
         retrans_out: u32,
     ) {
-        if !has_full_segment_to_send && inflight < cwnd && lost_out <= retrans_out {
+        if !has_full_segment_to_send
+            && !host_holds_packets
+            && inflight < cwnd
+            && lost_out <= retrans_out
+        {
             self.mark_app_limited(inflight);
         }
     }
@@ -306,12 +312,26 @@ mod tests {
             delivered: 5,
             ..Default::default()
         };
-        st.check_app_limited(false, 3, 10, 0, 0);
+        st.check_app_limited(false, false, 3, 10, 0, 0);
         assert_eq!(st.app_limited, 8);
         assert!(st.on_send(ms(1), 3, 4).is_app_limited);
         st.delivered = 9;
         let mut rs = RateSample::default();
         st.generate(ms(2), 1, 0, None, &mut rs);
         assert_eq!(st.app_limited, 0);
+    }
+
+    #[test]
+    fn no_bubble_while_data_waits_packets_are_in_the_host_the_window_is_full_or_losses_wait() {
+        let marks = |full_segment, in_host, inflight, lost_out| {
+            let mut st = RateState::default();
+            st.check_app_limited(full_segment, in_host, inflight, 10, lost_out, 0);
+            st.app_limited != 0
+        };
+        assert!(marks(false, false, 3, 0));
+        assert!(!marks(true, false, 3, 0));
+        assert!(!marks(false, true, 3, 0));
+        assert!(!marks(false, false, 10, 0));
+        assert!(!marks(false, false, 3, 1));
     }
 }

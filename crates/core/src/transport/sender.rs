@@ -195,7 +195,9 @@ impl TcpSender {
     }
 
     /// The application hands `bytes` more to the socket (`UNLIMITED` for a bulk source).
-    pub fn write(&mut self, now: Time, bytes: u64, out: &mut Outbox) {
+    /// `nic_busy`: the host's NIC is still sending packets of this connection (a TSO skb's
+    /// segments leave back to back), so Linux's `sk_wmem_alloc` still counts them.
+    pub fn write(&mut self, now: Time, bytes: u64, nic_busy: bool, out: &mut Outbox) {
         let idle = now.saturating_since(self.last_send);
         let restart = self.cfg.slow_start_after_idle
             && !self.cc_config.is_model_based()
@@ -214,10 +216,11 @@ impl TcpSender {
         }
         if let Some(cc) = self.cc.as_ref() {
             // `tcp_sendmsg`: "is sending application-limited?" Linux asks only here, when the
-            // application writes, never on an ACK. Its test that no skb of the socket waits
-            // in a qdisc or the NIC is left out: packets leave the host as they are sent.
+            // application writes, never on an ACK. A pacer's packets wait in the sender, not
+            // in a qdisc, so only the NIC can hold some.
             self.rate.check_app_limited(
                 self.write_seq - self.snd_nxt >= self.cfg.mss as u64,
+                nic_busy,
                 self.sb.inflight(),
                 cc.cwnd(),
                 self.sb.lost_out,

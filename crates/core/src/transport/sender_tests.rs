@@ -42,7 +42,7 @@ fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, 
     let mut acks = Vec::new();
     let mut sent = Vec::new();
     tx.connect(now, &mut out);
-    tx.write(now, bytes, &mut out);
+    tx.write(now, bytes, false, &mut out);
     if bytes != UNLIMITED {
         tx.finish();
     }

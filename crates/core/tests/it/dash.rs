@@ -130,17 +130,17 @@ fn every_response_byte_is_delivered_and_counted_once() {
 /// One minute of the WWW'21 session (BBR, 10 MB buffer) with the given token-bucket burst,
 /// the page and player script fetched first if `page` is not empty.
 fn www21_minute(burst: &str, page: Value) -> super::Output {
-    www21_minute_over("h2", burst, page)
+    www21_minute_over("h2", burst, page, false)
 }
 
-fn www21_minute_over(http: &str, burst: &str, page: Value) -> super::Output {
+fn www21_minute_over(http: &str, burst: &str, page: Value, tso: bool) -> super::Output {
     let app =
         json!({"kind": "dash", "video": "www21", "abr": "dynamic", "http": http, "page": page});
     run(&json!({
         "duration": "60s",
         "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": burst},
                        "queue": {"kind": "droptail", "limit": "10MB"}},
-        "flow": [{"name": "video", "cc": "bbr", "app": app}],
+        "flow": [{"name": "video", "cc": "bbr", "tso": tso, "app": app}],
     }))
 }
 
@@ -193,10 +193,26 @@ fn a_page_from_the_video_server_warms_the_connection_as_on_the_real_testbed() {
 }
 
 #[test]
+fn a_write_behind_a_tso_skb_still_on_the_nic_does_not_mark_the_sender_app_limited() {
+    // At each wake-up the server's first write leaves at once as one skb, and its next write,
+    // at the same instant, finds nothing unsent. Linux's app-limited test also asks that none
+    // of the socket's skbs is still in the host (`sk_wmem_alloc`), and the NIC is still
+    // sending that skb's segments. Without that part every wake-up marks a second bubble, no
+    // round-start sample is left that could end STARTUP, and it lasts the whole minute (94 %).
+    let page = json!(["2442B", "595378B"]);
+    let per_packet = startup_fraction(&www21_minute("1MB", page.clone()));
+    let tso = startup_fraction(&www21_minute_over("h2", "1MB", page, true));
+    assert!(
+        tso < 0.3 && (tso - per_packet).abs() < 0.05,
+        "{tso} {per_packet}"
+    );
+}
+
+#[test]
 fn over_http1_the_page_loads_on_a_connection_the_browser_then_closes() {
     // Chromium over HTTP/1.1 (tools/realstack, `ss -ti`): the player's requests go on a new
     // connection, so the first segment comes in slow start, as without the page
-    let out = www21_minute_over("h1", "1MB", json!(["2442B", "595378B"]));
+    let out = www21_minute_over("h1", "1MB", json!(["2442B", "595378B"]), false);
     let f = &out.summary["flows"]["video"];
     assert_eq!(f["http_connections"], 2);
     let seg = &out.metrics.segments;
