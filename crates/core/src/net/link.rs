@@ -98,9 +98,10 @@ impl Link {
         Some(*t)
     }
 
-    /// Still serialising a packet at `now` (the NIC has not completed its transmission).
+    /// Still serialising a packet at `now` (the NIC has not completed its transmission;
+    /// never for a link without a rate, whose `busy_until` stays at zero).
     pub fn is_transmitting(&self, now: Time) -> bool {
-        self.rate.is_some() && self.busy_until > now
+        self.busy_until > now
     }
 
     pub fn packets_in_flight(&self) -> usize {
