@@ -4,12 +4,14 @@
 # namespace is the router: the run turns on its ip_forward and turns off its rp_filter.
 #   server (netns srv, 10.0.1.1) --veth--> router --tbf(RATE, BURST, LIMIT)--veth--> client (netns cli)
 #   client --tunC--> delay_line.py (DELAY) --tunR--> router --> server      (ACK path)
-# Needs root, iproute2 with tbf, /dev/net/tun. Samples `ss -tin` on the server every 0.5 s.
+# Needs root, iproute2 with tbf, /dev/net/tun. Samples `ss -tin` on the server every 0.5 s
+# (ss.log) and the bottleneck's tbf (`tc -s -j qdisc`: backlog, drops) every 50 ms (qdisc.log).
 # The player is client.py at a fixed bitrate (PLAYER = bits/s), or dash.js in headless Chromium
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
 # leaves OUTDIR/client.json for summarise.py. PLAYER = bulk:N runs N bulk flows instead
 # (bulk.py), and leaves OUTDIR/bulk.json and the server's segment counters (nstat.before,
-# nstat.after: TcpOutSegs, TcpRetransSegs). RATE sets the bottleneck rate (default 25mbit).
+# nstat.after: TcpOutSegs, TcpRetransSegs) for bulk_summary.py. RATE sets the bottleneck rate
+# (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
@@ -31,6 +33,7 @@ mkdir -p "$out"
 
 cleanup() {
     [[ -n ${sampler:-} ]] && kill "$sampler" 2>/dev/null || true
+    [[ -n ${qsampler:-} ]] && kill "$qsampler" 2>/dev/null || true
     [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null || true
     ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
     ip netns pids cli 2>/dev/null | xargs -r kill 2>/dev/null || true
@@ -122,6 +125,13 @@ sleep 0.5
     done
 ) > "$out/ss.log" &
 sampler=$!
+(
+    while true; do
+        echo "$(date +%s.%N) $(tc -s -j qdisc show dev cliR)"
+        sleep 0.05
+    done
+) > "$out/qdisc.log" &
+qsampler=$!
 if [[ $player == bulk:* ]]; then
     ip netns exec srv nstat -az TcpOutSegs TcpRetransSegs > "$out/nstat.before"
     ip netns exec srv python3 "$here/bulk.py" send 10.0.2.1 5001 "${player#bulk:}" "$cc" \
