@@ -1,10 +1,12 @@
-"""bloatlab's BBR against Linux's, on this machine's kernel (6.18): the standing queue that n
-BBR flows keep in an 8 BDP buffer, measured with `tools/realstack/` (README: "The standing
-queue on a real kernel") and simulated on the same path.
+"""bloatlab's BBR and CUBIC against Linux's, on this machine's kernel (6.18), measured with
+`tools/realstack/` (README: "The standing queue on a real kernel", "BBR against CUBIC on a real
+kernel") and simulated on the same path: the standing queue that n BBR flows keep in an 8 BDP
+buffer, and the shares of 2 BBR + 2 CUBIC flows as the buffer grows from 1 to 8 BDP.
 
-The real runs: `RATE=<rate> DELAY=0.025 tools/realstack/run.sh DIR bbr <8 BDP>b 10kb bulk:<n> 60`
-then `tools/realstack/bulk_summary.py DIR <rate> 0.025`, the tbf's backlog sampled every 50 ms
-from 10 s to 60 s. Linux 6.18's BBR has the ACK-aggregation allowance of v4.20 on, which is the
+The real runs: `RATE=<rate> DELAY=0.025 tools/realstack/run.sh DIR <cc> <limit>b 10kb bulk:<n>
+<seconds>` (cc `bbr`, or `bbr,cubic` for the mix) then `tools/realstack/bulk_summary.py DIR <rate>
+0.025 <warm-up>`, the tbf's backlog sampled every 50 ms and each flow's `bytes_acked` every 0.5 s
+after the warm-up. Linux 6.18's BBR has the ACK-aggregation allowance of v4.20 on, which is the
 core's default `bbr`; the hosts send GSO skbs (`tso = true`).
 """
 
@@ -50,4 +52,43 @@ def test_bbr_keeps_the_standing_queue_the_real_kernel_keeps(reproduce) -> None:
             )
         )
         assert run.summary["bottleneck"]["drop_rate"] == 0.0
+    assert all(held)
+
+
+# buffer (BDP) -> BBR's share of what 2 BBR + 2 CUBIC flows delivered from 20 s to 120 s on the
+# real kernel (80 Mb/s, 25 ms; the mean of two runs at 2 and 4 BDP: 73.3 / 75.7 %, 60.1 / 51.7 %)
+REAL_KERNEL_BBR_SHARE = {1: 0.962, 2: 0.745, 4: 0.559, 8: 0.457}
+SHARE_TOLERANCE = 0.08  # absolute: the two real runs at 4 BDP differ by 8.4 pp
+
+
+def test_bbr_and_cubic_share_the_link_as_on_the_real_kernel(reproduce) -> None:
+    buffers = list(REAL_KERNEL_BBR_SHARE)
+    runs = run_all(
+        dumbbell(
+            "80Mbps",
+            "25ms",
+            f"{bdp}BDP",
+            [bulk("bbr", "bbr", 2, tso=True), bulk("cubic", "cubic", 2, tso=True)],
+            "120s",
+            burst="10KB",
+            window=("20s", "120s"),
+            jitter=HOST_JITTER,
+        )
+        for bdp in buffers
+    )
+    held = []
+    for bdp, run in zip(buffers, runs, strict=True):
+        flows = run.summary["flows"]
+        bbr = sum(flows[f"bbr-{i}"]["goodput_bps"] for i in range(2))
+        cubic = sum(flows[f"cubic-{i}"]["goodput_bps"] for i in range(2))
+        real, ours = REAL_KERNEL_BBR_SHARE[bdp], bbr / (bbr + cubic)
+        held.append(
+            reproduce(
+                f"Linux 6.18: 2 BBR + 2 CUBIC, 80 Mb/s, 25 ms, {bdp} BDP: BBR's share",
+                f"{real:.1%}",
+                f"{ours:.1%}",
+                f"±{SHARE_TOLERANCE * 100:.0f} pp",
+                abs(ours - real) <= SHARE_TOLERANCE,
+            )
+        )
     assert all(held)

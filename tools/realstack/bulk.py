@@ -1,7 +1,8 @@
 """Bulk flows for the real-stack check: `bulk.py recv PORT N` accepts N connections and
 discards what they send; `bulk.py send HOST PORT N CC SECONDS OUT` opens N connections with
-congestion control CC, keeps their send buffers full for SECONDS and writes the bytes each
-accepted to OUT (JSON)."""
+congestion control CC (a comma-separated list is dealt out in turn: `bbr,cubic` for 4 flows
+gives bbr, cubic, bbr, cubic), keeps their send buffers full for SECONDS and writes the bytes
+each accepted to OUT (JSON)."""
 
 import contextlib
 import json
@@ -26,9 +27,11 @@ def recv(port: int, n: int) -> None:
 
 def send(host: str, port: int, n: int, cc: str, seconds: float, out: str) -> None:
     socks = []
-    for _ in range(n):
+    names = cc.split(",")
+    ccs = [names[i % len(names)] for i in range(n)]
+    for flow_cc in ccs:
         s = socket.socket()
-        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, cc.encode())
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_CONGESTION, flow_cc.encode())
         s.connect((host, port))
         s.setblocking(False)
         socks.append(s)
@@ -42,7 +45,7 @@ def send(host: str, port: int, n: int, cc: str, seconds: float, out: str) -> Non
     for s in socks:
         s.close()
     with open(out, "w") as f:
-        json.dump({"cc": cc, "seconds": seconds, "bytes_sent": sent}, f)
+        json.dump({"cc": cc, "ccs": ccs, "seconds": seconds, "bytes_sent": sent}, f)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,14 @@
 """Summary of one real-stack bulk run (run.sh with PLAYER = bulk:N): each flow's rate (bytes its
 socket accepted over the run, so up to a send buffer above what was delivered), Jain's
-fairness index, the segments retransmitted (nstat), and the bottleneck queue
+fairness index, each congestion control's delivered rate and share after the warm-up (`ss`'s
+`bytes_acked`) when the flows mix them, the segments retransmitted (nstat), and the bottleneck queue
 (qdisc.log's tbf backlog) after a warm-up, in bytes and in BDPs of the path, as bloatlab's
 summary.json reports `backlog_*_bdp`.
 Usage: bulk_summary.py OUTDIR RATE_BPS RTT_S [WARMUP_S, default 10]"""
 
+import itertools
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -40,6 +43,30 @@ def quantile(values: list[int], q: float) -> float:
     return float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])
 
 
+def delivered(path: Path, warmup: float) -> dict[str, float]:
+    """Each congestion control's delivery rate (b/s, summed over its flows) from `warmup` s to
+    the last `ss -tin` sample, from the connections' `bytes_acked`."""
+    first: dict[str, tuple[float, str, int]] = {}
+    last: dict[str, tuple[float, str, int]] = {}
+    blocks = path.read_text().split("\nT ")
+    t0 = float(blocks[0].split()[1])
+    for block in blocks[1:]:
+        t = float(block.split("\n")[0]) - t0
+        for peer, info in itertools.pairwise(block.split("\n")):
+            local = re.search(r"10\.0\.1\.1:(\d+)", peer)
+            acked = re.search(r"bytes_acked:(\d+)", info)
+            if t >= warmup and local and acked:
+                sample = (t, info.split()[0], int(acked.group(1)))
+                first.setdefault(local.group(1), sample)
+                last[local.group(1)] = sample
+    rates: dict[str, float] = {}
+    for port, (t1, cc, b1) in last.items():
+        t, _, b = first[port]
+        if t1 > t:
+            rates[cc] = rates.get(cc, 0.0) + 8 * (b1 - b) / (t1 - t)
+    return rates
+
+
 def main() -> None:
     out = Path(sys.argv[1])
     rate, rtt = float(sys.argv[2]), float(sys.argv[3])
@@ -53,6 +80,13 @@ def main() -> None:
         + " ".join(f"{m:.2f}" for m in mbps)
         + f" Mb/s (sum {sum(mbps):.2f}), Jain {jain:.3f}"
     )
+    rates = delivered(out / "ss.log", warmup)
+    if len(rates) > 1:
+        total = sum(rates.values())
+        print(
+            f"delivered after {warmup:g} s: "
+            + ", ".join(f"{cc} {r / 1e6:.2f} Mb/s ({r / total:.1%})" for cc, r in rates.items())
+        )
     before, after = counters(out / "nstat.before"), counters(out / "nstat.after")
     sent = after["TcpOutSegs"] - before["TcpOutSegs"]
     retrans = after["TcpRetransSegs"] - before["TcpRetransSegs"]

@@ -9,7 +9,8 @@
 # The player is client.py at a fixed bitrate (PLAYER = bits/s), or dash.js in headless Chromium
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
 # leaves OUTDIR/client.json for summarise.py. PLAYER = bulk:N runs N bulk flows instead
-# (bulk.py), and leaves OUTDIR/bulk.json and the server's segment counters (nstat.before,
+# (bulk.py, which deals a comma-separated CC such as bbr,cubic out over the flows), and leaves
+# OUTDIR/bulk.json and the server's segment counters (nstat.before,
 # nstat.after: TcpOutSegs, TcpRetransSegs) for bulk_summary.py. RATE sets the bottleneck rate
 # (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
