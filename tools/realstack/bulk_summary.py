@@ -1,11 +1,13 @@
 """Summary of one real-stack bulk run (run.sh with PLAYER = bulk:N): each flow's rate (bytes its
 socket accepted over the run, so up to a send buffer above what was delivered), Jain's
-fairness index, each congestion control's delivered rate and share after the warm-up (`ss`'s
-`bytes_acked`) when the flows mix them, the segments retransmitted (nstat), and the bottleneck queue
-(qdisc.log's tbf backlog) after a warm-up, in bytes and in BDPs of the path, as bloatlab's
-summary.json reports `backlog_*_bdp`.
+fairness index; when the flows mix congestion controls, each one's delivered rate and share
+after the warm-up (`ss`'s `bytes_acked`) and, for two, how often the lead changed between them;
+the segments retransmitted (nstat); and the bottleneck queue (qdisc.log's tbf backlog) after
+the warm-up, in bytes and in BDPs of the path, as bloatlab's summary.json reports
+`backlog_*_bdp`.
 Usage: bulk_summary.py OUTDIR RATE_BPS RTT_S [WARMUP_S, default 10]"""
 
+import bisect
 import itertools
 import json
 import re
@@ -43,28 +45,56 @@ def quantile(values: list[int], q: float) -> float:
     return float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])
 
 
-def delivered(path: Path, warmup: float) -> dict[str, float]:
-    """Each congestion control's delivery rate (b/s, summed over its flows) from `warmup` s to
-    the last `ss -tin` sample, from the connections' `bytes_acked`."""
-    first: dict[str, tuple[float, str, int]] = {}
-    last: dict[str, tuple[float, str, int]] = {}
+Series = dict[str, tuple[str, list[float], list[int]]]
+
+
+def acked(path: Path) -> Series:
+    """Each connection's (by local port) algorithm, and its `bytes_acked` at each `ss -tin`
+    sample (seconds from the first)."""
+    series: Series = {}
     blocks = path.read_text().split("\nT ")
     t0 = float(blocks[0].split()[1])
     for block in blocks[1:]:
         t = float(block.split("\n")[0]) - t0
         for peer, info in itertools.pairwise(block.split("\n")):
             local = re.search(r"10\.0\.1\.1:(\d+)", peer)
-            acked = re.search(r"bytes_acked:(\d+)", info)
-            if t >= warmup and local and acked:
-                sample = (t, info.split()[0], int(acked.group(1)))
-                first.setdefault(local.group(1), sample)
-                last[local.group(1)] = sample
-    rates: dict[str, float] = {}
-    for port, (t1, cc, b1) in last.items():
-        t, _, b = first[port]
-        if t1 > t:
-            rates[cc] = rates.get(cc, 0.0) + 8 * (b1 - b) / (t1 - t)
+            count = re.search(r"bytes_acked:(\d+)", info)
+            if local and count:
+                _, times, values = series.setdefault(local.group(1), (info.split()[0], [], []))
+                times.append(t)
+                values.append(int(count.group(1)))
+    return series
+
+
+def cumulative(times: list[float], values: list[int], t: float) -> float:
+    """`values` linearly interpolated at `t` (held at the ends)."""
+    i = bisect.bisect_left(times, t)
+    if i == 0 or i == len(times):
+        return float(values[min(i, len(times) - 1)])
+    (t1, v1), (t2, v2) = (times[i - 1], values[i - 1]), (times[i], values[i])
+    return v1 + (v2 - v1) * (t - t1) / (t2 - t1)
+
+
+def delivered(series: Series, warmup: float, step: float = 0.5) -> dict[str, list[float]]:
+    """Each algorithm's delivery rate (b/s, summed over its flows) in bins of `step` s from
+    `warmup` s to the last sample."""
+    end = max(times[-1] for _, times, _ in series.values())
+    edges = [warmup + i * step for i in range(int((end - warmup) / step) + 1)]
+    rates: dict[str, list[float]] = {}
+    for cc, times, values in series.values():
+        at = [cumulative(times, values, t) for t in edges]
+        flow = [8 * (b - a) / step for a, b in itertools.pairwise(at)]
+        rates[cc] = [x + y for x, y in zip(rates.get(cc, [0.0] * len(flow)), flow, strict=True)]
     return rates
+
+
+def alternations(first: list[float], second: list[float]) -> int:
+    """How often the difference of two rate series, smoothed over 4 bins, changes sign: the
+    count AICT'19's Fig. 9 reproduction makes (`analysis.timeseries.switches`)."""
+    difference = [a - b for a, b in zip(first, second, strict=True)]
+    smoothed = [sum(difference[i : i + 4]) / 4 for i in range(len(difference) - 3)]
+    signs = [x > 0 for x in smoothed if x != 0]
+    return sum(a != b for a, b in itertools.pairwise(signs))
 
 
 def main() -> None:
@@ -80,13 +110,18 @@ def main() -> None:
         + " ".join(f"{m:.2f}" for m in mbps)
         + f" Mb/s (sum {sum(mbps):.2f}), Jain {jain:.3f}"
     )
-    rates = delivered(out / "ss.log", warmup)
+    rates = delivered(acked(out / "ss.log"), warmup)
     if len(rates) > 1:
-        total = sum(rates.values())
+        mean = {cc: statistics.fmean(r) for cc, r in rates.items()}
+        total = sum(mean.values())
         print(
             f"delivered after {warmup:g} s: "
-            + ", ".join(f"{cc} {r / 1e6:.2f} Mb/s ({r / total:.1%})" for cc, r in rates.items())
+            + ", ".join(f"{cc} {r / 1e6:.2f} Mb/s ({r / total:.1%})" for cc, r in mean.items())
         )
+    if len(rates) == 2:
+        seconds = len(next(iter(rates.values()))) * 0.5
+        flips = alternations(*rates.values())
+        print(f"the lead changed {flips} times in {seconds:g} s (0.5 s bins, 2 s smoothing)")
     before, after = counters(out / "nstat.before"), counters(out / "nstat.after")
     sent = after["TcpOutSegs"] - before["TcpOutSegs"]
     retrans = after["TcpRetransSegs"] - before["TcpRetransSegs"]
