@@ -17,6 +17,8 @@
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
 # ABR=abrBola (or abrThroughput) picks dash.js's ABR strategy instead of its default, DYNAMIC.
+# LOSS=0.01 drops that share of the server's packets at random as the router forwards them,
+# before the tbf (nftables' numgen; this kernel has no netem and no gact); needs nft.
 # DELAY=0.010 sets the round-trip delay in seconds (default 0.100; Table 1 also uses 10 ms).
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
 # did, instead of server.py's HTTP/1.1. Chromium speaks HTTP/2 only over TLS, so the run makes a
@@ -42,6 +44,7 @@ cleanup() {
     ip netns del cli 2>/dev/null || true
     ip link del srvR 2>/dev/null || true
     ip link del cliR 2>/dev/null || true
+    nft delete table inet realstack 2>/dev/null || true
 }
 trap cleanup EXIT
 cleanup
@@ -76,6 +79,13 @@ ip netns exec cli sysctl -qw net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.cli0.rp
 ip netns exec cli ip link set tunC up
 ip netns exec cli ip route add 10.0.1.0/24 dev tunC
 tc qdisc add dev cliR root tbf rate $rate burst "$burst" limit "$limit"
+if [[ -n ${LOSS:-} ]]; then
+    # random loss on the data path, before the tbf: numgen draws 0..9999 per packet
+    nft add table inet realstack
+    nft add chain inet realstack forward '{ type filter hook forward priority 0; }'
+    nft add rule inet realstack forward iifname srvR numgen random mod 10000 \
+        "<" "$(python3 -c "print(round($LOSS * 10000))")" counter drop
+fi
 if [[ ${OFFLOADS:-on} == off ]]; then
     ip netns exec srv ethtool -K srv0 tso off gso off > /dev/null
     ethtool -K srvR gro off > /dev/null
@@ -151,3 +161,4 @@ else
     ip netns exec cli python3 "$here/client.py" "$player" "$seconds" "$out/client.json"
 fi
 tc -s qdisc show dev cliR > "$out/tc.log"
+if [[ -n ${LOSS:-} ]]; then nft list table inet realstack > "$out/loss.log"; fi
