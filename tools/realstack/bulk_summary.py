@@ -10,10 +10,11 @@ Usage: bulk_summary.py OUTDIR RATE_BPS RTT_S [WARMUP_S, default 10]"""
 import bisect
 import itertools
 import json
-import re
 import statistics
 import sys
 from pathlib import Path
+
+from ss_log import samples
 
 
 def counters(path: Path) -> dict[str, int]:
@@ -49,20 +50,15 @@ Series = dict[str, tuple[str, list[float], list[int]]]
 
 
 def acked(path: Path) -> Series:
-    """Each connection's (by local port) algorithm, and its `bytes_acked` at each `ss -tin`
-    sample (seconds from the first)."""
+    """Each connection's algorithm, and its `bytes_acked` at each `ss -tin` sample (seconds
+    from the first)."""
     series: Series = {}
-    blocks = path.read_text().split("\nT ")
-    t0 = float(blocks[0].split()[1])
-    for block in blocks[1:]:
-        t = float(block.split("\n")[0]) - t0
-        for peer, info in itertools.pairwise(block.split("\n")):
-            local = re.search(r"10\.0\.1\.1:(\d+)", peer)
-            count = re.search(r"bytes_acked:(\d+)", info)
-            if local and count:
-                _, times, values = series.setdefault(local.group(1), (info.split()[0], [], []))
+    for t, conns in samples(path):
+        for key, c in conns.items():
+            if c.acked is not None:
+                _, times, values = series.setdefault(key, (c.cc, [], []))
                 times.append(t)
-                values.append(int(count.group(1)))
+                values.append(int(c.acked))
     return series
 
 

@@ -3,33 +3,12 @@ sender's BBR bandwidth estimate and smoothed RTT over time (from `ss -tin`; on t
 that is sending, when a browser keeps several), and the share of bytes retransmitted.
 Usage: summarise.py OUTDIR"""
 
-import itertools
 import json
-import re
 import statistics
 import sys
 from pathlib import Path
 
-
-def connections(sample: str) -> dict[str, dict[str, float]]:
-    """One `ss -tin` sample: each connection's (by client port) counters and BBR estimate."""
-    found: dict[str, dict[str, float]] = {}
-    lines = sample.split("\n")
-    for peer, info in itertools.pairwise(lines):
-        port = re.search(r"10\.0\.2\.1:(\d+)", peer)
-        if not port or "bytes_sent" not in info:
-            continue
-        fields = {
-            "sent": r"bytes_sent:(\d+)",
-            "retrans": r"bytes_retrans:(\d+)",
-            "bw": r"bbr:\(bw:(\d+)bps",
-            "rtt": r"\srtt:([\d.]+)/",
-        }
-        found[port.group(1)] = {"retrans": 0.0}
-        for name, pattern in fields.items():
-            if m := re.search(pattern, info):
-                found[port.group(1)][name] = float(m.group(1))
-    return found
+from ss_log import Connection, samples
 
 
 def main() -> None:
@@ -46,22 +25,18 @@ def main() -> None:
         f"throughput per segment {min(mbps):.1f}–{max(mbps):.1f} Mb/s "
         f"(median {statistics.median(mbps):.1f})"
     )
-    samples = (out / "ss.log").read_text().split("\nT ")
-    t0 = float(samples[0].split()[1])
     bw: list[tuple[float, float, float | None]] = []
-    last: dict[str, dict[str, float]] = {}  # each connection's latest counters
-    for sample in samples[1:]:
-        t = float(sample.split("\n")[0]) - t0
-        now = connections(sample)
+    last: dict[str, Connection] = {}  # each connection's latest counters
+    for t, now in samples(out / "ss.log"):
         if not now:
             continue
         # the connection carrying the segments: the one that sent the most since the last sample
-        port = max(now, key=lambda p: now[p]["sent"] - last.get(p, {"sent": 0.0})["sent"])
-        if "bw" in now[port]:
-            bw.append((t, now[port]["bw"] / 1e6, now[port].get("rtt")))
+        key = max(now, key=lambda k: now[k].sent - (last[k].sent if k in last else 0.0))
+        if (estimate := now[key].bw) is not None:
+            bw.append((t, estimate / 1e6, now[key].rtt))
         last.update(now)
-    sent = sum(c["sent"] for c in last.values())
-    retrans = sum(c["retrans"] for c in last.values())
+    sent = sum(c.sent for c in last.values())
+    retrans = sum(c.retrans for c in last.values())
     if bw:
         print("t (s), BBR bw estimate (Mb/s), srtt (ms), every 4 s:")
         step = 4.0
