@@ -12,10 +12,30 @@ core's default `bbr`; the hosts send GSO skbs (`tso = true`).
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from helpers import run_all
 
 from bloatlab.builders import HOST_JITTER, bulk, dumbbell
+
+
+def on_the_real_path(
+    rate: str, limit: str, flows: list[dict[str, Any]], duration: str, warmup: str
+) -> dict[str, Any]:
+    """The real-stack runs' path (25 ms, `tbf` with a 10 KB bucket, the hosts' jitter), its
+    summary from `warmup` to the end as `bulk_summary.py`'s."""
+    return dumbbell(
+        rate,
+        "25ms",
+        limit,
+        flows,
+        duration,
+        burst="10KB",
+        window=(warmup, duration),
+        jitter=HOST_JITTER,
+    )
+
 
 # (flows, rate) -> the real kernel's mean backlog in BDPs (60 s runs, 2026-11-22; a second
 # 4-flow run with TSO/GSO off: 1.34; two more 8-flow runs, one without offloads: 2.13, 2.13)
@@ -26,16 +46,7 @@ TOLERANCE = 0.10  # relative
 def test_bbr_keeps_the_standing_queue_the_real_kernel_keeps(reproduce) -> None:
     cases = list(REAL_KERNEL)
     runs = run_all(
-        dumbbell(
-            rate,
-            "25ms",
-            "8BDP",
-            [bulk("bbr", "bbr", n, tso=True)],
-            "60s",
-            burst="10KB",
-            window=("10s", "60s"),
-            jitter=HOST_JITTER,
-        )
+        on_the_real_path(rate, "8BDP", [bulk("bbr", "bbr", n, tso=True)], "60s", "10s")
         for n, rate in cases
     )
     held = []
@@ -63,19 +74,8 @@ SHARE_TOLERANCE = 0.08  # absolute: the two real runs at 4 BDP differ by 8.5 pp
 
 def test_bbr_and_cubic_share_the_link_as_on_the_real_kernel(reproduce) -> None:
     buffers = list(REAL_KERNEL_BBR_SHARE)
-    runs = run_all(
-        dumbbell(
-            "80Mbps",
-            "25ms",
-            f"{bdp}BDP",
-            [bulk("bbr", "bbr", 2, tso=True), bulk("cubic", "cubic", 2, tso=True)],
-            "120s",
-            burst="10KB",
-            window=("20s", "120s"),
-            jitter=HOST_JITTER,
-        )
-        for bdp in buffers
-    )
+    mix = [bulk("bbr", "bbr", 2, tso=True), bulk("cubic", "cubic", 2, tso=True)]
+    runs = run_all(on_the_real_path("80Mbps", f"{bdp}BDP", mix, "120s", "20s") for bdp in buffers)
     held = []
     for bdp, run in zip(buffers, runs, strict=True):
         flows = run.summary["flows"]
