@@ -273,6 +273,31 @@ impl CcConfig {
         }
     }
 
+    /// The parameters the algorithm runs: BBR v1's, wherever it is the base, as
+    /// `BbrParams::effective` fixes them (`artifact_base`, `kernel = "4.17"`), so that the
+    /// resolved scenario shows what runs.
+    pub fn effective(&self) -> CcConfig {
+        match self {
+            CcConfig::Bbr(p) => CcConfig::Bbr(p.clone().effective()),
+            CcConfig::BbrS(p) => CcConfig::BbrS(BbrSParams {
+                base: p.base.clone().effective(),
+                ..p.clone()
+            }),
+            CcConfig::BbrShallow(p) => {
+                CcConfig::BbrShallow(BbrShallowParams(p.0.clone().effective()))
+            }
+            CcConfig::Obbr(p) => CcConfig::Obbr(ObbrParams {
+                bbr: p.bbr.clone().effective(),
+                ..p.clone()
+            }),
+            CcConfig::B3r(p) => CcConfig::B3r(B3rParams {
+                bbr: p.bbr.clone().effective(),
+                ..p.clone()
+            }),
+            other => other.clone(),
+        }
+    }
+
     /// The configuration as JSON (kind and every parameter), for the resolved scenario.
     pub fn to_json(&self) -> serde_json::Value {
         let params = match self {

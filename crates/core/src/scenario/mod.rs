@@ -299,6 +299,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                  is QUIC's, which sends its own bursts (use tso = false, or pacer = \"linux\")",
             );
         }
+        let cc = f.cc.effective();
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -313,7 +314,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             }
             flows.push(Flow {
                 name: name.clone(),
-                cc: f.cc.clone(),
+                cc: cc.clone(),
                 app: app.clone(),
                 start,
                 stop,

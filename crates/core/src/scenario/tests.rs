@@ -288,3 +288,28 @@ fn algorithm_parameters_are_range_checked_and_echoed() {
     assert_eq!(cc["kind"], "bbr");
     assert_eq!(cc["cwnd_gain"], 2.0);
 }
+
+#[test]
+fn the_echoed_bbr_parameters_are_those_that_run() {
+    let echo = |cc: Value| {
+        let mut v = base();
+        v["flow"][0]["cc"] = cc;
+        parse(&v).unwrap().to_json()["flows"][0]["cc"].clone()
+    };
+    let linux = echo(json!("bbr"));
+    assert_eq!(linux["lt_enabled"], true);
+    assert_eq!(linux["extra_acked_gain"], 1.0);
+    let artifact = echo(json!({"kind": "bbr", "artifact_base": true, "lt_enabled": true}));
+    assert_eq!(artifact["lt_enabled"], false);
+    assert_eq!(artifact["extra_acked_gain"], 0.0);
+    assert_eq!(artifact["pacing_margin_percent"], 0);
+    let obbr = echo(json!({"kind": "obbr", "bbr": {"artifact_base": true}}));
+    assert_eq!(obbr["bbr"]["lt_enabled"], false);
+    let b3r = echo(json!({"kind": "b3r", "bbr": {"artifact_base": true}}));
+    assert_eq!(b3r["bbr"]["probe_rtt_wait_for_drain"], false);
+    let bbr_s = echo(json!({"kind": "bbr-s", "base": {"kernel": "4.17"}}));
+    assert_eq!(bbr_s["base"]["extra_acked_gain"], 0.0);
+    let shallow = echo(json!({"kind": "bbr-shallow", "kernel": "4.17"}));
+    assert_eq!(shallow["extra_acked_gain"], 0.0);
+    assert_eq!(shallow["cwnd_gain"], 1.5);
+}
