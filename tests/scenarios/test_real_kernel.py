@@ -52,6 +52,29 @@ REAL_KERNEL = {(4, "80Mbps"): 1.34, (8, "40Mbps"): 2.13, (2, "120Mbps"): 1.21}
 TOLERANCE = 0.10  # relative
 
 
+def beside_the_kernel(
+    reproduce: Any,
+    claim: str,
+    real: float,
+    ours: float,
+    tolerance: float,
+    *,
+    digits: int,
+    spread: str = "",
+) -> bool:
+    """Prints a share measured on the kernel beside ours; holds if they are `tolerance` apart
+    at most (absolute)."""
+    return bool(
+        reproduce(
+            f"Linux 6.18: {claim}",
+            f"{real:.{digits}%}",
+            f"{ours:.{digits}%}{spread}",
+            f"±{tolerance * 100:g} pp",
+            abs(ours - real) <= tolerance,
+        )
+    )
+
+
 # The 8 BDP runs send GSO skbs, as the real hosts did (`tso = true`).
 def test_bbr_keeps_the_standing_queue_the_real_kernel_keeps(reproduce) -> None:
     cases = list(REAL_KERNEL)
@@ -93,12 +116,13 @@ def test_bbr_and_cubic_share_the_link_as_on_the_real_kernel(reproduce) -> None:
         cubic = sum(flows[f"cubic-{i}"]["goodput_bps"] for i in range(2))
         real, ours = REAL_KERNEL_BBR_SHARE[bdp], bbr / (bbr + cubic)
         held.append(
-            reproduce(
-                f"Linux 6.18: 2 BBR + 2 CUBIC, 80 Mb/s, 25 ms, {bdp} BDP: BBR's share",
-                f"{real:.1%}",
-                f"{ours:.1%}",
-                f"±{SHARE_TOLERANCE * 100:.0f} pp",
-                abs(ours - real) <= SHARE_TOLERANCE,
+            beside_the_kernel(
+                reproduce,
+                f"2 BBR + 2 CUBIC, 80 Mb/s, 25 ms, {bdp} BDP: BBR's share",
+                real,
+                ours,
+                SHARE_TOLERANCE,
+                digits=1,
             )
         )
     assert all(held)
@@ -135,12 +159,14 @@ def test_bbr_flows_retransmit_in_a_half_bdp_buffer_as_on_the_real_kernel(reprodu
             ratios.append(retransmitted / sum(f["bytes_delivered"] for f in flows))
         real, ours = REAL_KERNEL_RETRANS[n], sum(ratios) / len(ratios)
         held.append(
-            reproduce(
-                f"Linux 6.18: {n} BBR, 100 Mb/s, 40 ms, 0.5 BDP: retransmitted / delivered",
-                f"{real:.2%}",
-                f"{ours:.2%} (seeds {min(ratios):.2%}–{max(ratios):.2%})",
-                f"±{RETRANS_TOLERANCE * 100:.1f} pp",
-                abs(ours - real) <= RETRANS_TOLERANCE,
+            beside_the_kernel(
+                reproduce,
+                f"{n} BBR, 100 Mb/s, 40 ms, 0.5 BDP: retransmitted / delivered",
+                real,
+                ours,
+                RETRANS_TOLERANCE,
+                digits=2,
+                spread=f" (seeds {min(ratios):.2%}–{max(ratios):.2%})",
             )
         )
     assert all(held)
