@@ -64,7 +64,7 @@ impl<'de> Deserialize<'de> for Params {
         use serde::de::Error;
         let mut table = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
         table.entry("cwnd_gain").or_insert_with(|| CWND_GAIN.into());
-        BbrParams::deserialize(serde_json::Value::Object(table))
+        serde_json::from_value::<BbrParams>(serde_json::Value::Object(table))
             .map(Params)
             .map_err(D::Error::custom)
     }

@@ -273,31 +273,6 @@ impl CcConfig {
         }
     }
 
-    /// The parameters the algorithm runs: BBR v1's, wherever it is the base, as
-    /// `BbrParams::effective` fixes them (`artifact_base`, `kernel = "4.17"`), so that the
-    /// resolved scenario shows what runs.
-    pub fn effective(&self) -> CcConfig {
-        match self {
-            CcConfig::Bbr(p) => CcConfig::Bbr(p.clone().effective()),
-            CcConfig::BbrS(p) => CcConfig::BbrS(BbrSParams {
-                base: p.base.clone().effective(),
-                ..p.clone()
-            }),
-            CcConfig::BbrShallow(p) => {
-                CcConfig::BbrShallow(BbrShallowParams(p.0.clone().effective()))
-            }
-            CcConfig::Obbr(p) => CcConfig::Obbr(ObbrParams {
-                bbr: p.bbr.clone().effective(),
-                ..p.clone()
-            }),
-            CcConfig::B3r(p) => CcConfig::B3r(B3rParams {
-                bbr: p.bbr.clone().effective(),
-                ..p.clone()
-            }),
-            other => other.clone(),
-        }
-    }
-
     /// The configuration as JSON (kind and every parameter), for the resolved scenario.
     pub fn to_json(&self) -> serde_json::Value {
         let params = match self {
@@ -374,6 +349,21 @@ impl CcConfig {
             CcConfig::B3r(p) => Box::new(B3r::new(p.clone(), init)),
         }
     }
+}
+
+/// A parameter table with a preset under it: the preset's fields, each replaced by the
+/// table's own where it writes one (`bbr3`, `bbr2-quic`, BBR v1's `artifact_base`).
+pub(crate) fn over_preset<T: serde::Serialize>(
+    preset: &T,
+    table: serde_json::Map<String, serde_json::Value>,
+) -> serde_json::Value {
+    let serde_json::Value::Object(mut fields) =
+        serde_json::to_value(preset).expect("parameters serialise")
+    else {
+        unreachable!("parameters are a table");
+    };
+    fields.extend(table);
+    serde_json::Value::Object(fields)
 }
 
 #[derive(Deserialize)]

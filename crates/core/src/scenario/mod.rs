@@ -299,7 +299,6 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                  is QUIC's, which sends its own bursts (use tso = false, or pacer = \"linux\")",
             );
         }
-        let cc = f.cc.effective();
         for k in 0..f.count {
             let name = if f.count == 1 {
                 base.clone()
@@ -314,7 +313,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             }
             flows.push(Flow {
                 name: name.clone(),
-                cc: cc.clone(),
+                cc: f.cc.clone(),
                 app: app.clone(),
                 start,
                 stop,

@@ -299,10 +299,14 @@ fn the_echoed_bbr_parameters_are_those_that_run() {
     let linux = echo(json!("bbr"));
     assert_eq!(linux["lt_enabled"], true);
     assert_eq!(linux["extra_acked_gain"], 1.0);
-    let artifact = echo(json!({"kind": "bbr", "artifact_base": true, "lt_enabled": true}));
+    let artifact = echo(json!({"kind": "bbr", "artifact_base": true}));
     assert_eq!(artifact["lt_enabled"], false);
     assert_eq!(artifact["extra_acked_gain"], 0.0);
     assert_eq!(artifact["pacing_margin_percent"], 0);
+    // A field written beside the preset is the one that runs (the artifact's base + lt).
+    let with_lt = echo(json!({"kind": "bbr", "artifact_base": true, "lt_enabled": true}));
+    assert_eq!(with_lt["lt_enabled"], true);
+    assert_eq!(with_lt["extra_acked_gain"], 0.0);
     let obbr = echo(json!({"kind": "obbr", "bbr": {"artifact_base": true}}));
     assert_eq!(obbr["bbr"]["lt_enabled"], false);
     let b3r = echo(json!({"kind": "b3r", "bbr": {"artifact_base": true}}));

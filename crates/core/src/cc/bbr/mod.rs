@@ -303,7 +303,6 @@ impl Bbr {
         if let Err(e) = p.validate() {
             panic!("invalid BBR parameters: {e}");
         }
-        let p = p.effective();
         let (pacing_gain, cwnd_gain) = (p.high_gain, p.high_gain);
         let mut bbr = Bbr {
             state: State::Startup,

@@ -1,8 +1,11 @@
 //! [`Params`]: every BBR v1 constant, overridable from a scenario (`{ kind = "bbr",
 //! cwnd_gain = 1.5 }`). `Default` is Linux; see the constants table in the module header.
+//! A table's `artifact_base` and `kernel` choose the preset ([`Params::preset`]) its other
+//! fields start from, and a field the table writes overrides the preset's value.
 
 use super::*;
-use serde::Deserialize;
+use crate::cc::over_preset;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The mainline `tcp_bbr.c` a flow runs. BBR v1's algorithm is the same in every release;
 /// these are the releases whose inflight provisioning differs (see the module header).
@@ -20,8 +23,12 @@ pub enum Kernel {
 }
 
 /// BBR v1 parameters. Gains are plain factors (Linux's k/256 fractions are exact in `f64`).
-#[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
-#[serde(default, deny_unknown_fields)]
+/// (`remote = "Self"`: the derived field-by-field code becomes the inherent
+/// `Params::deserialize` and `Params::serialize`, which the trait impls below wrap with the
+/// presets. Outside this file, read a table through the trait, e.g. `serde_json::from_value`:
+/// the inherent `Params::deserialize` skips the presets.)
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
+#[serde(remote = "Self", default, deny_unknown_fields)]
 pub struct Params {
     /// STARTUP pacing and cwnd gain; DRAIN cwnd gain.
     pub high_gain: f64,
@@ -44,14 +51,16 @@ pub struct Params {
     pub probe_rtt_wait_for_drain: bool,
     /// If positive, the hold is at most this many smoothed RTTs (the artifact: 2).
     pub probe_rtt_srtt_cap: f64,
-    /// Run the oBBR artifact's nginx-quic BBR base instead (overrides `extra_acked_gain`,
-    /// `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`, `probe_rtt_srtt_cap`;
-    /// and, its QUIC stack having no EDT, the gain cycle and DRAIN test the packets in flight
-    /// as they are: `sampler->prior_inflight`, `sampler->in_flight`).
+    /// Run the oBBR artifact's nginx-quic BBR base instead: in a table, the preset for
+    /// `extra_acked_gain`, `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`
+    /// and `probe_rtt_srtt_cap` ([`Params::preset`]); and, its QUIC stack having no EDT, the
+    /// gain cycle and DRAIN test the packets in flight as they are (`sampler->prior_inflight`,
+    /// `sampler->in_flight`).
     pub artifact_base: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
-    /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, no +2 in the probing phase,
-    /// DRAIN and gain-cycle checks on packets in flight; see [`Kernel`]).
+    /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, the preset's
+    /// `extra_acked_gain = 0`; no +2 in the probing phase, DRAIN and gain-cycle checks on
+    /// packets in flight; see [`Kernel`]).
     pub kernel: Kernel,
     /// cwnd floor and PROBE_RTT cwnd, packets (`bbr_cwnd_min_target`).
     pub min_cwnd: u32,
@@ -122,23 +131,46 @@ impl Default for Params {
     }
 }
 
+impl Serialize for Params {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        Params::serialize(self, s)
+    }
+}
+
+impl<'de> Deserialize<'de> for Params {
+    /// The table's `artifact_base` and `kernel` pick the preset; its fields override it.
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let table = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+        let own = Params::deserialize(serde_json::Value::Object(table.clone()))
+            .map_err(D::Error::custom)?;
+        let preset = Params::preset(own.artifact_base, own.kernel);
+        Params::deserialize(over_preset(&preset, table)).map_err(D::Error::custom)
+    }
+}
+
 impl Params {
-    /// The parameters the algorithm runs: with `artifact_base`, the oBBR artifact's nginx-quic
-    /// BBR (`ngx_bbr.c`, the base of the ATC'23 paper's BBR, B3R, BBR-S and oBBR) where it
-    /// differs from Linux in v1 parameters: no ACK-aggregation allowance, no pacing margin,
-    /// no long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the
-    /// entering ACK, and (in `in_net_at_edt`) the packets in flight without EDT credit.
-    /// With `kernel = "4.17"`, there is no ACK-aggregation allowance (v5.1 added it).
-    pub fn effective(self) -> Self {
-        let own = if self.kernel == Kernel::V4_17 {
+    /// Linux's parameters as a release or the oBBR artifact's nginx-quic BBR
+    /// (`ngx_bbr.c`, the base of the ATC'23 paper's BBR, B3R, BBR-S and oBBR) has them,
+    /// where those differ in v1 parameters. `kernel = "4.17"`: no ACK-aggregation allowance
+    /// (v5.1 added it). `artifact_base`: no ACK-aggregation allowance, no pacing margin, no
+    /// long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the entering
+    /// ACK (and, in `in_net_at_edt`, the packets in flight without EDT credit).
+    pub fn preset(artifact_base: bool, kernel: Kernel) -> Self {
+        let linux = Params {
+            artifact_base,
+            kernel,
+            ..Params::default()
+        };
+        let own = if kernel == Kernel::V4_17 {
             Params {
                 extra_acked_gain: 0.0,
-                ..self
+                ..linux
             }
         } else {
-            self
+            linux
         };
-        if !own.artifact_base {
+        if !artifact_base {
             return own;
         }
         Params {

@@ -207,10 +207,7 @@ fn drain_credits_packets_delivered_before_the_next_departure() {
 
 #[test]
 fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credit() {
-    let inflight = drain_while_the_next_departure_waits_4_ms(Params {
-        artifact_base: true,
-        ..Params::default()
-    });
+    let inflight = drain_while_the_next_departure_waits_4_ms(Params::preset(true, Kernel::V5));
     // It leaves at 16 ≤ inflight(bw, 1) = 16; crediting 4 packets, Linux leaves at 20.
     let n = inflight.len();
     assert_eq!(&inflight[n - 3..], [20, 18, 16]);
@@ -221,10 +218,7 @@ fn the_artifact_base_ends_the_probing_phase_on_the_flight_before_the_ack_without
     // Before each ACK 21 are in flight: Linux counts 21 + 2 at the next departure ≥ 22 =
     // the phase's target and moves on; the artifact (no EDT) counts 21 and keeps probing.
     for (artifact_base, phase) in [(false, 1), (true, 0)] {
-        let p = Params {
-            artifact_base,
-            ..Params::default()
-        };
+        let p = Params::preset(artifact_base, Kernel::V5);
         let mut d = probe_bw_in_phase_with(&p, &steady(), 0);
         d.fill_window = false;
         for _ in 0..8 {
@@ -376,10 +370,7 @@ fn aggregated_acks_raise_the_cwnd_target_by_the_extra_acked() {
 
 #[test]
 fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() {
-    let v4_17 = Params {
-        kernel: Kernel::V4_17,
-        ..Params::default()
-    };
+    let v4_17 = Params::preset(false, Kernel::V4_17);
     let mut d = probe_bw_in_phase_with(&v4_17, &steady(), 2);
     for _ in 0..3 {
         d.ack(steady());
@@ -403,11 +394,8 @@ fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() 
 
 #[test]
 fn kernel_4_17_drains_on_packets_in_flight_without_the_departure_credit() {
-    let acks = drain_while_the_next_departure_waits_4_ms(Params {
-        kernel: Kernel::V4_17,
-        ..Params::default()
-    })
-    .len();
+    let acks =
+        drain_while_the_next_departure_waits_4_ms(Params::preset(false, Kernel::V4_17)).len();
     // STARTUP's target was even(29 + 6) = 36 without extra_acked: inflight 34, 32, …, 16 =
     // inflight(bw, 1) on the 10th ACK, however soon the next packet may leave (v4.20+ credits it).
     assert_eq!(acks, 10);
@@ -488,10 +476,7 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
 
 #[test]
 fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
-    let artifact = Params {
-        artifact_base: true,
-        ..Params::default()
-    };
+    let artifact = Params::preset(true, Kernel::V5);
     let mut d = probe_bw_in_phase_with(&artifact, &steady(), 2);
     d.ack(steady());
     let refreshed = d.now;
@@ -746,8 +731,23 @@ fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
         .to_string();
     assert!(e.contains("cwnd_gian"), "{e}");
     let old: Params = serde_json::from_str(r#"{"kernel": "4.17"}"#).unwrap();
-    assert_eq!(old.kernel, Kernel::V4_17);
-    assert_eq!(old.effective().extra_acked_gain, 0.0);
+    assert_eq!(old, Params::preset(false, Kernel::V4_17));
+    assert_eq!(old.extra_acked_gain, 0.0);
+    // A preset sets the defaults; a field the table writes beside it wins.
+    let artifact: Params = serde_json::from_str(r#"{"artifact_base": true}"#).unwrap();
+    assert_eq!(
+        (artifact.lt_enabled, artifact.pacing_margin_percent),
+        (false, 0)
+    );
+    let with_lt: Params =
+        serde_json::from_str(r#"{"lt_enabled": true, "artifact_base": true}"#).unwrap();
+    assert_eq!(
+        with_lt,
+        Params {
+            lt_enabled: true,
+            ..Params::preset(true, Kernel::V5)
+        }
+    );
     let e = serde_json::from_str::<Params>(r#"{"kernel": "4.18"}"#)
         .unwrap_err()
         .to_string();

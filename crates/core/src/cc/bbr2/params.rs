@@ -381,13 +381,7 @@ impl Params {
 fn overlay<'de, D: Deserializer<'de>>(d: D, preset: Params) -> Result<Params, D::Error> {
     use serde::de::Error;
     let overrides = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
-    let serde_json::Value::Object(mut table) =
-        serde_json::to_value(preset).expect("parameters serialise")
-    else {
-        unreachable!("parameters are a table");
-    };
-    table.extend(overrides);
-    Params::deserialize(serde_json::Value::Object(table)).map_err(D::Error::custom)
+    Params::deserialize(crate::cc::over_preset(&preset, overrides)).map_err(D::Error::custom)
 }
 
 /// A `kind = "bbr3"` table: [`Params`] whose defaults are [`Params::v3`].

@@ -333,10 +333,7 @@ fn more_than_k_high_rtt_acks_and_a_loss_also_flag_a_drop() {
 #[test]
 fn the_artifact_base_runs_without_aggregation_margin_or_policer() {
     let p = Params {
-        bbr: BbrParams {
-            artifact_base: true,
-            ..BbrParams::default()
-        },
+        bbr: BbrParams::preset(true, Default::default()),
         ..Params::default()
     };
     let cc = Obbr::new(p, testing::init());
