@@ -43,6 +43,10 @@ CASES = {
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\nack_policy = "tcp"'),
         ["flow[0].ack_policy", "tcp", "linux", "quiche"],
     ),
+    "unknown rate sampler": (
+        GOOD.replace('cc = "cubic"', 'cc = "cubic"\nrate_sampler = "quic"'),
+        ["flow[0].rate_sampler", "quic", "linux", "nginx-quic"],
+    ),
     "jitter over half the RTT": (
         GOOD.replace('rtt = "20ms"', 'rtt = "20ms"\njitter = "15ms"'),
         ["bottleneck.jitter", "15ms", "0 ≤ jitter ≤ rtt/2"],

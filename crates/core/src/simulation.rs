@@ -528,6 +528,7 @@ impl Network {
             slow_start_after_idle: f.slow_start_after_idle,
             pacer: f.pacer,
             tso: f.tso,
+            rate_sampler: f.rate_sampler,
         };
         let rx = ReceiverConfig {
             mss: f.mss,

@@ -16,6 +16,7 @@ use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
 use crate::time::Duration;
 use crate::transport::pacer::PacerKind;
+use crate::transport::rate_sample::SamplerKind;
 use crate::transport::receiver::AckPolicy;
 use crate::units::Rate;
 use serde_json::{json, Value};
@@ -117,6 +118,7 @@ pub struct Flow {
     pub pacer: PacerKind,
     pub tso: bool,
     pub ack_policy: AckPolicy,
+    pub rate_sampler: SamplerKind,
     /// Flows on the same host share host-wide algorithm state.
     pub host: String,
 }
@@ -199,7 +201,7 @@ impl Scenario {
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "tso": f.tso, "ack_policy": f.ack_policy, "host": f.host,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "tso": f.tso, "ack_policy": f.ack_policy, "rate_sampler": f.rate_sampler, "host": f.host,
                 })
             })
             .collect();
@@ -325,6 +327,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 pacer: f.pacer,
                 tso: f.tso,
                 ack_policy: f.ack_policy,
+                rate_sampler: f.rate_sampler,
                 host: f.host.clone().unwrap_or_else(|| name.clone()),
             });
         }

@@ -11,6 +11,7 @@ use crate::app::dash::http::Version;
 use crate::app::dash::profile::Profile;
 use crate::cc::CcConfig;
 use crate::transport::pacer::PacerKind;
+use crate::transport::rate_sample::SamplerKind;
 use crate::transport::receiver::AckPolicy;
 use serde::Deserialize;
 
@@ -160,6 +161,10 @@ pub struct FlowSpec {
     /// `"linux"` (delayed ACKs, quick-ACK mode) or `"quiche"` (the Chromium QUIC client's ACK decimation).
     #[serde(default)]
     pub ack_policy: AckPolicy,
+    /// `"linux"` (`tcp_rate.c`) or `"nginx-quic"` (the ATC'23 testbed's `ngx_sample.c`,
+    /// whose reference packet persists across ACKs).
+    #[serde(default)]
+    pub rate_sampler: SamplerKind,
     /// Flows naming the same host share host-wide algorithm state (BBR-S's history).
     pub host: Option<String>,
 }

@@ -22,8 +22,44 @@
 //! Deviations: the reference packet is chosen by send time with ties broken
 //! by higher end sequence (google/bbr tree and newer upstream), not by
 //! `delivered` (5.x). Counts are packets (segments) as in Linux.
+//!
+//! # The nginx-quic sampler (`rate_sampler = "nginx-quic"`)
+//!
+//! The ATC'23 testbed's QUIC stack (bpq233/oBBR `ngx_sample.c`, `ngx_update_sample` and
+//! `ngx_generate_sample`) follows the same draft, with one structural difference: its sample
+//! lives in the connection (`cg->sampler`) and is not cleared between ACKs. A newly acked
+//! packet becomes the reference only if its snapshot's `delivered` is *larger* than the
+//! reference's (`f->po_delivered > sampler->prior_delivered`), so
+//!
+//! ```text
+//!   an ACK that delivers only packets sent before the reference's first successor
+//!   (e.g. the rest of one pacer burst, sent before any ACK came back) keeps the previous
+//!   ACK's reference and its intervals:
+//!     delivered = conn.delivered_now − ref.delivered_at_send     (grows)
+//!     interval  = max(send interval, ack interval) of the previous ACK   (does not)
+//! ```
+//!
+//! which inflates those samples by the packets delivered since. Among packets with equal
+//! snapshots the first processed (the earliest sent) is the reference. The ACK interval is
+//! taken when the reference is chosen (`ack_elapse = delivered_time − po_delivered_time`).
+//! Its times are nginx's millisecond clock (`ngx_current_msec`): every time the sampler
+//! stores or compares is floored to the millisecond (the connection's RTTs and min RTT, and
+//! the algorithm's own clock, stay in nanoseconds).
 
 use crate::time::{Duration, Time};
+use serde::{Deserialize, Serialize};
+
+/// Which delivery-rate sampler a flow's sender runs (scenario field `rate_sampler`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SamplerKind {
+    /// Linux `tcp_rate.c`: every ACK picks its own reference packet.
+    #[default]
+    Linux,
+    /// The oBBR artifact's `ngx_sample.c`: the reference persists until a packet with a
+    /// later snapshot is acked.
+    NginxQuic,
+}
 
 /// What `tcp_rate_skb_sent` stores in a packet at each (re)transmission.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -93,11 +129,29 @@ impl RateSample {
     pub fn is_valid(&self) -> bool {
         self.delivered.is_some() && self.interval.is_some_and(|i| !i.is_zero())
     }
+
+    /// The nginx-quic sampler: an ACK without a newer reference packet reuses `kept`'s
+    /// reference and both its intervals.
+    fn keep_reference(&mut self, kept: &RateSample) {
+        self.prior_delivered = kept.prior_delivered;
+        self.prior_time = kept.prior_time;
+        self.is_app_limited = kept.is_app_limited;
+        self.is_retrans = kept.is_retrans;
+        self.tx_in_flight = kept.tx_in_flight;
+        self.ref_lost = kept.ref_lost;
+        self.ref_delivered_ce = kept.ref_delivered_ce;
+        self.ref_end_seq = kept.ref_end_seq;
+        self.send_interval = kept.send_interval;
+        self.ack_interval = kept.ack_interval;
+    }
 }
 
 /// The connection-level counters `tcp_rate.c` maintains (fields of `tcp_sock`).
 #[derive(Clone, Debug, Default)]
 pub struct RateState {
+    pub kind: SamplerKind,
+    /// nginx-quic: the reference of the last valid-reference ACK, kept across ACKs.
+    kept: Option<RateSample>,
     /// Packets delivered (acked or sacked), each counted once.
     pub delivered: u64,
     pub delivered_ce: u64,
@@ -117,8 +171,9 @@ pub struct RateState {
 const APP_LIMITED_AT_START: u64 = u64::MAX;
 
 impl RateState {
-    pub fn new() -> Self {
+    pub fn new(kind: SamplerKind) -> Self {
         RateState {
+            kind,
             app_limited: APP_LIMITED_AT_START,
             ..RateState::default()
         }
@@ -127,6 +182,7 @@ impl RateState {
     /// `tcp_rate_skb_sent`: snapshot for a packet being (re)transmitted at `now`.
     /// `packets_out` counts outstanding packets before this one is sent.
     pub fn on_send(&mut self, now: Time, packets_out: u32, inflight_after: u32) -> TxSnapshot {
+        let now = self.clock(now);
         if packets_out == 0 {
             self.first_tx_time = now;
             self.delivered_time = now;
@@ -156,9 +212,21 @@ impl RateState {
         let Some(delivered_time) = snap.delivered_time else {
             return;
         };
-        let newer = rs.prior_time.is_none()
-            || sent > self.first_tx_time
-            || (sent == self.first_tx_time && end_seq > rs.ref_end_seq);
+        let sent = self.clock(sent);
+        let newer = match self.kind {
+            SamplerKind::Linux => {
+                rs.prior_time.is_none()
+                    || sent > self.first_tx_time
+                    || (sent == self.first_tx_time && end_seq > rs.ref_end_seq)
+            }
+            SamplerKind::NginxQuic => {
+                let reference = match rs.prior_time {
+                    Some(_) => Some(rs.prior_delivered),
+                    None => self.kept.map(|k| k.prior_delivered),
+                };
+                reference.is_none_or(|d| snap.delivered > d)
+            }
+        };
         if newer {
             rs.prior_delivered = snap.delivered;
             rs.prior_time = Some(delivered_time);
@@ -187,6 +255,7 @@ impl RateState {
         min_rtt: Option<Duration>,
         rs: &mut RateSample,
     ) {
+        let now = self.clock(now);
         if self.app_limited == APP_LIMITED_AT_START
             || (self.app_limited != 0 && self.delivered > self.app_limited)
         {
@@ -197,20 +266,36 @@ impl RateState {
         }
         rs.acked_sacked = newly_delivered;
         rs.losses = newly_lost;
-        let Some(prior_time) = rs.prior_time else {
-            rs.delivered = None;
-            rs.interval = None;
-            return;
-        };
+        match (self.kind, rs.prior_time, self.kept) {
+            (_, Some(prior_time), _) => {
+                rs.ack_interval = now.saturating_since(prior_time);
+                if self.kind == SamplerKind::NginxQuic {
+                    self.kept = Some(*rs);
+                }
+            }
+            (SamplerKind::NginxQuic, None, Some(kept)) => rs.keep_reference(&kept),
+            _ => {
+                rs.delivered = None;
+                rs.interval = None;
+                return;
+            }
+        }
         rs.delivered = Some(self.delivered - rs.prior_delivered);
         rs.lost = self.lost - rs.ref_lost;
         rs.delivered_ce = self.delivered_ce - rs.ref_delivered_ce;
-        rs.ack_interval = now.saturating_since(prior_time);
         let interval = rs.send_interval.max(rs.ack_interval);
         rs.interval = match min_rtt {
             Some(m) if interval >= m => Some(interval),
             _ => None,
         };
+    }
+
+    /// The sampler's clock: nanoseconds, or nginx's millisecond `ngx_current_msec`.
+    fn clock(&self, t: Time) -> Time {
+        match self.kind {
+            SamplerKind::Linux => t,
+            SamplerKind::NginxQuic => Time::from_millis(t.as_nanos() / 1_000_000),
+        }
     }
 
     /// `tcp_rate_check_app_limited`: mark a bubble when the sender has less than
@@ -276,6 +361,82 @@ mod tests {
         // interval = max(9 ms send phase, 109 ms since delivered_time 0) = 109 ms
         assert_eq!(rs.delivered, Some(10));
         assert_eq!(rs.interval, Some(Duration::from_millis(109)));
+    }
+
+    /// Four packets leave at t = 0 in one burst; ACKs at 50 ms (packets 1–2) and 60 ms (3–4),
+    /// then packet 5, sent at 60 ms, is acked at 110 ms. The rate each sampler reports.
+    fn burst_then_one(kind: SamplerKind) -> Vec<(Option<u64>, Option<Duration>)> {
+        let mut st = RateState::new(kind);
+        let mut snaps: Vec<_> = (0..4u32).map(|i| st.on_send(ms(0), i, i + 1)).collect();
+        let min_rtt = Some(Duration::from_millis(40));
+        let mut out = Vec::new();
+        let ack = |st: &mut RateState, now, packets: &mut [(u64, &mut TxSnapshot, Time)]| {
+            let mut rs = RateSample::default();
+            for (end, snap, sent) in packets.iter_mut() {
+                st.delivered += 1;
+                st.on_delivered(snap, *sent, *end, false, false, &mut rs);
+            }
+            st.generate(now, packets.len() as u32, 0, min_rtt, &mut rs);
+            (rs.delivered, rs.interval)
+        };
+        let [a, b, c, d] = &mut snaps[..] else {
+            unreachable!()
+        };
+        out.push(ack(&mut st, ms(50), &mut [(1, a, ms(0)), (2, b, ms(0))]));
+        out.push(ack(&mut st, ms(60), &mut [(3, c, ms(0)), (4, d, ms(0))]));
+        let mut e = st.on_send(ms(60), 0, 1);
+        out.push(ack(&mut st, ms(110), &mut [(5, &mut e, ms(60))]));
+        out
+    }
+
+    #[test]
+    fn the_nginx_quic_sampler_keeps_its_reference_until_a_later_snapshot_is_acked() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            burst_then_one(SamplerKind::Linux),
+            [
+                (Some(2), Some(ms(50))),
+                (Some(4), Some(ms(60))),
+                (Some(1), Some(ms(50)))
+            ]
+        );
+        // The second ACK finds no snapshot later than the first's reference (all four saw 0
+        // delivered): 4 packets over the first ACK's 50 ms, 20 % above Linux's 4 in 60 ms.
+        assert_eq!(
+            burst_then_one(SamplerKind::NginxQuic),
+            [
+                (Some(2), Some(ms(50))),
+                (Some(4), Some(ms(50))),
+                (Some(1), Some(ms(50)))
+            ]
+        );
+    }
+
+    #[test]
+    fn the_nginx_quic_sampler_runs_on_a_millisecond_clock() {
+        let interval = |kind| {
+            let mut st = RateState::new(kind);
+            let mut snap = st.on_send(Time::from_micros(600), 0, 1);
+            let mut rs = RateSample::default();
+            st.delivered = 1;
+            st.on_delivered(&mut snap, Time::from_micros(600), 1, false, false, &mut rs);
+            st.generate(
+                Time::from_micros(50_300),
+                1,
+                0,
+                Some(Duration::ZERO),
+                &mut rs,
+            );
+            rs.interval
+        };
+        assert_eq!(
+            interval(SamplerKind::Linux),
+            Some(Duration::from_micros(49_700))
+        );
+        assert_eq!(
+            interval(SamplerKind::NginxQuic),
+            Some(Duration::from_millis(50))
+        );
     }
 
     #[test]

@@ -34,7 +34,7 @@
 use super::pacer::budget::window_rate;
 use super::pacer::{Pacer, PacerKind};
 use super::rack::Rack;
-use super::rate_sample::{RateSample, RateState};
+use super::rate_sample::{RateSample, RateState, SamplerKind};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
 use super::send_buffer::SendBuffer;
@@ -68,6 +68,8 @@ pub struct SenderConfig {
     pub pacer: PacerKind,
     /// TSO/GSO: the pacer spaces skbs of several segments, sent back to back.
     pub tso: bool,
+    /// Which delivery-rate sampler feeds the algorithm (Linux or the nginx-quic one).
+    pub rate_sampler: SamplerKind,
 }
 
 /// Counters for summaries and conservation checks.
@@ -141,6 +143,7 @@ impl TcpSender {
         host: HostShared,
     ) -> Self {
         let pacer = Pacer::new(cfg.pacer, cfg.mss);
+        let rate = RateState::new(cfg.rate_sampler);
         // BBR provisions 3 × cwnd (`bbr_sndbuf_expand`); sized for the initial window at set-up
         let mut sndbuf = SendBuffer::new(cfg.mss, if cc_config.is_model_based() { 3 } else { 2 });
         sndbuf.expand(cfg.initial_cwnd);
@@ -157,7 +160,7 @@ impl TcpSender {
             snd_nxt: 0,
             snd_wnd_end: 0,
             sb: Scoreboard::default(),
-            rate: RateState::new(),
+            rate,
             rtt: RttEstimator::default(),
             rack: Rack::default(),
             pacer,

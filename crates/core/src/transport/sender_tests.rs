@@ -24,6 +24,7 @@ fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, 
         slow_start_after_idle: true,
         pacer: PacerKind::Linux,
         tso,
+        rate_sampler: SamplerKind::Linux,
     };
     let mut tx = TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default());
     let mut rx = TcpReceiver::new(

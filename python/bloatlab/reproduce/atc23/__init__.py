@@ -10,7 +10,9 @@ and the hosts' 50 µs timing jitter. Every
 flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
-"quiche"`: an ACK per 2 packets, then per 10 after the first 100); every algorithm starts with
+"quiche"`: an ACK per 2 packets, then per 10 after the first 100); the algorithms' rate
+samples come from the artifact's sampler (`rate_sampler = "nginx-quic"`, `ngx_sample.c`: the
+reference packet persists across ACKs, on a millisecond clock); every algorithm starts with
 32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
 `obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
 allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle
@@ -37,10 +39,11 @@ miss.
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery,
 not QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
 frame carries every range); CUBIC is Linux's (with HyStart), paced by the nginx-quic pacer as
-the artifact paces its own CUBIC (2× or 1.2× cwnd/srtt); BBR-S is the WWW'21 code's
-percentile filter (the
-artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it has
-100).
+the artifact paces its own CUBIC (2× or 1.2× cwnd/srtt) (the artifact's `cubic.c` has no
+HyStart and grows its Reno-equivalent window once per ACK frame); every algorithm sees every
+ACK (the artifact's stack calls an algorithm only for ACKs with a valid rate sample); BBR-S is
+the WWW'21 code's percentile filter (the artifact's own BBR-S takes the 15th largest of 100
+samples, and the max filter until it has 100).
 """
 
 from __future__ import annotations

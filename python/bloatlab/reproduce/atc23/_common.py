@@ -17,10 +17,13 @@ from .._base import Mode
 # (NGX_BBR_INITIAL_WINDOW, CUBIC_INIT_WIN; the QUIC BBRv2 port likewise), and whose pacer lets
 # bursts of a few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer =
 # "nginx-quic"`), pacing CUBIC at 2× (slow start) or 1.2× its window per smoothed RTT; the
-# client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`).
+# client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`); the rate
+# samples come from the stack's `ngx_sample.c`, whose reference packet outlives its ACK
+# (`rate_sampler = "nginx-quic"`).
 MSS = 1252
 PACER = "nginx-quic"
 ACK_POLICY = "quiche"
+RATE_SAMPLER = "nginx-quic"
 INITIAL_WINDOW = 32
 BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 
@@ -76,6 +79,7 @@ def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict
         "initial_cwnd": INITIAL_WINDOW,
         "pacer": PACER,
         "ack_policy": ACK_POLICY,
+        "rate_sampler": RATE_SAMPLER,
     }
 
 
