@@ -42,9 +42,17 @@
 //! which inflates those samples by the packets delivered since. Among packets with equal
 //! snapshots the first processed (the earliest sent) is the reference. The ACK interval is
 //! taken when the reference is chosen (`ack_elapse = delivered_time − po_delivered_time`).
+//! A packet QUIC has declared lost is gone from its sent queue, and its retransmission is a
+//! new packet: an ACK that reaches the original later delivers nothing to the sampler. TCP
+//! keeps one segment, whose snapshot the retransmission overwrote; here a retransmitted
+//! segment (s)acked within a minimum RTT of its resend (so it was its original that arrived)
+//! is no candidate for the reference. (It still counts as delivered, where QUIC counts it
+//! when the new packet is acked.)
+//!
 //! Its times are nginx's millisecond clock (`ngx_current_msec`): every time the sampler
-//! stores or compares is floored to the millisecond (the connection's RTTs and min RTT, and
-//! the algorithm's own clock, stay in nanoseconds).
+//! stores is floored to the millisecond, and so is the minimum RTT an interval must reach
+//! (QUIC's `min_rtt`, the least of whole-millisecond RTT samples); the connection's RTT
+//! estimator and the algorithm's own clock stay in nanoseconds.
 
 use crate::time::{Duration, Time};
 use serde::{Deserialize, Serialize};
@@ -150,8 +158,10 @@ impl RateSample {
 #[derive(Clone, Debug, Default)]
 pub struct RateState {
     pub kind: SamplerKind,
-    /// nginx-quic: the reference of the last valid-reference ACK, kept across ACKs.
+    /// nginx-quic: the reference of the last ACK that chose one, kept across ACKs.
     kept: Option<RateSample>,
+    /// nginx-quic: the ACK being processed, its arrival and the path's minimum RTT.
+    ack: Option<(Time, Duration)>,
     /// Packets delivered (acked or sacked), each counted once.
     pub delivered: u64,
     pub delivered_ce: u64,
@@ -198,6 +208,12 @@ impl RateState {
         }
     }
 
+    /// The start of an ACK's processing (`now`, the connection's minimum RTT), for the
+    /// nginx-quic sampler's test of a retransmitted packet delivered too soon to be itself.
+    pub fn begin_ack(&mut self, now: Time, min_rtt: Option<Duration>) {
+        self.ack = min_rtt.map(|m| (now, m));
+    }
+
     /// `tcp_rate_skb_delivered`: a packet sent at `sent` with `end_seq` is newly
     /// acked (or sacked, `by_sack`) by the ACK being processed.
     pub fn on_delivered(
@@ -224,7 +240,14 @@ impl RateState {
                     Some(_) => Some(rs.prior_delivered),
                     None => self.kept.map(|k| k.prior_delivered),
                 };
-                reference.is_none_or(|d| snap.delivered > d)
+                // A retransmission (s)acked within a minimum RTT of being sent cannot have
+                // arrived: its original did. QUIC sent the retransmission as a new packet and
+                // ignores the ACK of one it declared lost, so it is no candidate.
+                let its_original = is_retrans
+                    && self
+                        .ack
+                        .is_some_and(|(now, min_rtt)| now.saturating_since(sent) < min_rtt);
+                !its_original && reference.is_none_or(|d| snap.delivered > d)
             }
         };
         if newer {
@@ -284,7 +307,7 @@ impl RateState {
         rs.lost = self.lost - rs.ref_lost;
         rs.delivered_ce = self.delivered_ce - rs.ref_delivered_ce;
         let interval = rs.send_interval.max(rs.ack_interval);
-        rs.interval = match min_rtt {
+        rs.interval = match min_rtt.map(|m| self.clock_span(m)) {
             Some(m) if interval >= m => Some(interval),
             _ => None,
         };
@@ -295,6 +318,15 @@ impl RateState {
         match self.kind {
             SamplerKind::Linux => t,
             SamplerKind::NginxQuic => Time::from_millis(t.as_nanos() / 1_000_000),
+        }
+    }
+
+    /// A span on the sampler's clock: the minimum RTT the interval must reach is, in the
+    /// artifact, QUIC's `min_rtt`, the least of whole-millisecond RTT samples.
+    fn clock_span(&self, d: Duration) -> Duration {
+        match self.kind {
+            SamplerKind::Linux => d,
+            SamplerKind::NginxQuic => Duration::from_millis(d.as_nanos() / 1_000_000),
         }
     }
 
@@ -412,6 +444,43 @@ mod tests {
         );
     }
 
+    /// Packets 1 and 2 leave at 0; the ACK at 40 ms delivers 2 (1 is missing); 1 is resent at
+    /// 41 ms, and the ACK at 45 ms delivers it: its original, 4 ms after the resend.
+    fn late_original(kind: SamplerKind) -> (Option<u64>, Option<Duration>) {
+        let mut st = RateState::new(kind);
+        st.on_send(ms(0), 0, 1); // packet 1, lost
+        let mut two = st.on_send(ms(0), 1, 2);
+        let min_rtt = Some(Duration::from_millis(40));
+        let mut rs = RateSample::default();
+        st.begin_ack(ms(40), min_rtt);
+        st.delivered += 1;
+        st.on_delivered(&mut two, ms(0), 2, false, true, &mut rs);
+        st.generate(ms(40), 1, 0, min_rtt, &mut rs);
+        let mut one = st.on_send(ms(41), 1, 1);
+        let mut rs = RateSample::default();
+        st.begin_ack(ms(45), min_rtt);
+        st.delivered += 1;
+        st.on_delivered(&mut one, ms(41), 1, true, false, &mut rs);
+        st.generate(ms(45), 1, 0, min_rtt, &mut rs);
+        (rs.delivered, rs.interval)
+    }
+
+    #[test]
+    fn a_resent_packet_delivered_within_a_min_rtt_is_no_nginx_quic_reference() {
+        // Linux takes the resend as the reference: 1 packet since it left, over its 41 ms
+        // send interval (an ACK interval of 5 ms).
+        assert_eq!(
+            late_original(SamplerKind::Linux),
+            (Some(1), Some(Duration::from_millis(41)))
+        );
+        // QUIC acks the original's packet number, which it no longer tracks: the kept
+        // reference (packet 2's) spans both deliveries over its 40 ms.
+        assert_eq!(
+            late_original(SamplerKind::NginxQuic),
+            (Some(2), Some(Duration::from_millis(40)))
+        );
+    }
+
     #[test]
     fn the_nginx_quic_sampler_runs_on_a_millisecond_clock() {
         let interval = |kind| {
@@ -420,19 +489,13 @@ mod tests {
             let mut rs = RateSample::default();
             st.delivered = 1;
             st.on_delivered(&mut snap, Time::from_micros(600), 1, false, false, &mut rs);
-            st.generate(
-                Time::from_micros(50_300),
-                1,
-                0,
-                Some(Duration::ZERO),
-                &mut rs,
-            );
+            let min_rtt = Duration::from_micros(49_900);
+            st.generate(Time::from_micros(50_300), 1, 0, Some(min_rtt), &mut rs);
             rs.interval
         };
-        assert_eq!(
-            interval(SamplerKind::Linux),
-            Some(Duration::from_micros(49_700))
-        );
+        // Linux: 49.7 ms, shorter than the 49.9 ms min RTT: discarded. nginx: 50 − 0 ms,
+        // against a min RTT of 49 whole ms.
+        assert_eq!(interval(SamplerKind::Linux), None);
         assert_eq!(
             interval(SamplerKind::NginxQuic),
             Some(Duration::from_millis(50))

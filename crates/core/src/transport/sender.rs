@@ -314,6 +314,7 @@ impl TcpSender {
             ..RateSample::default()
         };
         let min_rtt = self.rtt.min_rtt();
+        self.rate.begin_ack(now, min_rtt);
         let mut delivered_now = 0u32;
         let (mut first_sackt, mut last_sackt) = (None::<Time>, None::<Time>);
         {
