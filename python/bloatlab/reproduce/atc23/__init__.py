@@ -42,7 +42,7 @@ frame carries every range); CUBIC is Linux's (with HyStart), paced by the nginx-
 the artifact paces its own CUBIC (2× or 1.2× cwnd/srtt) (the artifact's `cubic.c` has no
 HyStart and grows its Reno-equivalent window once per ACK frame); every algorithm sees every
 ACK (the artifact's stack calls an algorithm only for ACKs with a valid rate sample, which with
-its sampler is nearly every ACK: none of one BBR flow's 100 000 on Fig. 8's path is invalid);
+its sampler is nearly every ACK: none of one BBR flow's 123 000 on Fig. 8's path is invalid);
 BBR-S is
 the WWW'21 code's percentile filter (the artifact's own BBR-S takes the 15th largest of 100
 samples, and the max filter until it has 100).
