@@ -25,28 +25,28 @@ from reproduction import check_claims, keep, run_paper
 # (`artifact_base`). The sender's loss detection and recovery stay TCP's (SACK, RACK-TLP), not
 # QUIC's.
 MISSES = {
-    # BBR alone at R = 0.5 retransmits 9.6–10.6 % (paper 8.41 %), but 33–37 % with 2–3 flows
-    # (paper 15.25 % at most).
+    # BBR alone at R = 0.5 retransmits 9.6–10.6 % (paper 8.41 %), but 35–39 % at most with
+    # 2–5 flows (paper 15.25 %): their runs settle near 15 % or in phases of 40–60 %.
     "Fig. 8 BBR's retransmission ratio, 1 flow and at most",
-    # oBBR-1 retransmits at most 4.5–4.7 % with 1–5 flows (paper 7.59 %, tolerance 4.55 %):
-    # `--full` misses, `--quick` holds it.
+    # oBBR-1 retransmits at most 4.45 % (--full) or 5.36 % (--quick) with 1–5 flows (paper
+    # 7.59 %, tolerance 4.55 %): `--full` misses, `--quick` holds it.
     "Fig. 8 oBBR-1's highest retransmission ratio over 1–5 flows",
-    # oBBR-1 at 40 Mb/s, 100 ms: 2.2–2.5 % / 5.1–5.3 % (paper 1.97 / 3.93 %).
+    # oBBR-1 at 40 Mb/s, 100 ms: 2.1–2.3 % / 5.1–5.3 % (paper 1.97 / 3.93 %).
     "Fig. 7 oBBR-1 at 40 Mb/s, 100 ms, R = 0.25: retransmissions without / with 2 % loss",
     # The QUIC BBRv2 keeps 80–84 % of the link at 1 % loss (below its 2 % threshold) and
     # collapses only at 2 % (paper: -76 % already at 1 %).
     "Fig. 7 BBRv2's goodput collapses under 1–2 % random loss",
     # CUBIC fills R ≥ 0.2 as well as BBRv2 does, or better (both 94–95 %).
     "Fig. 7 60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
-    # BBR with cwnd gain 1 still takes 30–31 % at R = 0.5 (14–20 % at R 0.8–2, 1 % at R = 16).
+    # BBR with cwnd gain 1 still takes 32 % at R = 0.5 (14–20 % at R 0.8–2, 1 % at R = 16).
     "Fig. 3 g = 1: BBR can hardly compete at any R",
     # With one seed (--quick) BBR's share at R = 16 is 7 % at g = 2 and 3 % at g = 3; --full's
-    # three seeds hold it (5 → 6 %).
+    # three seeds hold it (5 → 7 %).
     "Fig. 3 R = 16: BBR gains more goodput with increasing g (1 → 4)",
     # After the 40 → 10 Mb/s drops oBBR-1 retransmits 2.4–2.6 %, so BBR's bytes are 3.9–4.2×
     # its (paper 2.09×, tolerance 2.93×).
     "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
-    # Against BBR oBBR-0.5 takes 62 % at R = 1 (paper 40.5 %; 49 % with the paper's
+    # Against BBR oBBR-0.5 takes 62 % at R = 1 (paper 40.5 %; 49–50 % with the paper's
     # g_max = 2); BBRv2 takes 12–44 % from oBBR at R = 0.5 where CUBIC takes 5–19 %.
     "Fig. 12 oBBR-0.5 against BBR at R = 1: oBBR's share",
     "Fig. 12 at R = 0.5, BBRv2's share against oBBR is like CUBIC's",

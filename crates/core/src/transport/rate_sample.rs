@@ -157,7 +157,7 @@ impl RateSample {
 /// The connection-level counters `tcp_rate.c` maintains (fields of `tcp_sock`).
 #[derive(Clone, Debug, Default)]
 pub struct RateState {
-    pub kind: SamplerKind,
+    kind: SamplerKind,
     /// nginx-quic: the reference of the last ACK that chose one, kept across ACKs.
     kept: Option<RateSample>,
     /// nginx-quic: the ACK being processed, its arrival and the path's minimum RTT.
@@ -228,7 +228,8 @@ impl RateState {
         let Some(delivered_time) = snap.delivered_time else {
             return;
         };
-        let sent = self.clock(sent);
+        // The artifact's clock for what it stores; the path's own time for what is physical.
+        let (sent_ns, sent) = (sent, self.clock(sent));
         let newer = match self.kind {
             SamplerKind::Linux => {
                 rs.prior_time.is_none()
@@ -246,7 +247,7 @@ impl RateState {
                 let its_original = is_retrans
                     && self
                         .ack
-                        .is_some_and(|(now, min_rtt)| now.saturating_since(sent) < min_rtt);
+                        .is_some_and(|(now, min_rtt)| now.saturating_since(sent_ns) < min_rtt);
                 !its_original && reference.is_none_or(|d| snap.delivered > d)
             }
         };
