@@ -21,7 +21,7 @@ def test_a_kept_reference_inflates_bbrs_estimate_and_its_retransmissions() -> No
     """An ACK that delivers only the rest of its reference's pacer burst keeps the previous
     ACK's interval while the delivered count grows, so its sample is too high; BBR's max filter
     keeps such samples. Linux's estimate stays within 15 % of the link's payload rate (96 Mb/s
-    for 1252-byte packets); the artifact's sampler lifts it by 5–6 % more, and the flow
+    for 1252-byte packets); the artifact's sampler lifts it 4.6–6.1 % higher, and the flow
     overshoots the half-BDP buffer a third to a half more often (seeds 1–3: 7–8 % → 10–11 %)."""
     runs = dict(zip(SAMPLERS, run_all(_one_bbr(s) for s in SAMPLERS), strict=True))
     estimate, ratio = {}, {}
