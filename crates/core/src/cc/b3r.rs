@@ -149,12 +149,9 @@ impl B3r {
             panic!("invalid B3R parameters: {e}");
         }
         let probe_gain = p.bbr.pacing_gain_cycle[0];
-        let state = if p.shared_state {
-            init.host
-                .entry(HOST_KEY, || RefCell::new(GainState::new(probe_gain)))
-        } else {
-            Rc::new(RefCell::new(GainState::new(probe_gain)))
-        };
+        let state = init
+            .host
+            .cell(HOST_KEY, p.shared_state, || GainState::new(probe_gain));
         B3r {
             bbr: Bbr::new(p.bbr, init),
             state,

@@ -155,6 +155,21 @@ impl HostShared {
         entries.push((key, v.clone()));
         v
     }
+
+    /// Mutable state under `key`: the host's if `shared` (a module's globals), else a
+    /// connection's own.
+    pub fn cell<T: 'static>(
+        &self,
+        key: &'static str,
+        shared: bool,
+        make: impl FnOnce() -> T,
+    ) -> Rc<RefCell<T>> {
+        if shared {
+            self.entry(key, || RefCell::new(make()))
+        } else {
+            Rc::new(RefCell::new(make()))
+        }
+    }
 }
 
 impl std::fmt::Debug for HostShared {

@@ -130,3 +130,26 @@ fn every_variant_runs_by_name_and_round_trips_through_its_json() {
         serde_json::from_value(json!({"kind": "bbr-shallow", "high_gain": 2.5})).unwrap();
     assert_eq!(shallow.to_json()["cwnd_gain"], 1.5);
 }
+
+#[test]
+fn obbr_connections_share_the_drop_scoring_only_when_they_share_a_host() {
+    let scenario = |shared_state: bool, host: Option<&str>| {
+        let mut f = json!({"name": "f", "count": 3, "app": {"kind": "bulk"},
+                           "cc": {"kind": "obbr", "shared_state": shared_state}});
+        if let Some(h) = host {
+            f["host"] = json!(h);
+        }
+        json!({"duration": "20s", "flow": [f],
+               "bottleneck": {"rate": "40Mbps", "rtt": "100ms", "loss": 0.02,
+                              "shaper": {"kind": "tbf", "burst": "100KB"},
+                              "queue": {"kind": "droptail", "limit": "0.25BDP"}}})
+    };
+    let flows = |shared_state, host| run(&scenario(shared_state, host)).summary["flows"].clone();
+    // Each flow is its own host by default, so sharing changes nothing; nor does a common
+    // host without sharing.
+    let own = flows(true, None);
+    assert_eq!(own, flows(false, None));
+    assert_eq!(own, flows(false, Some("server")));
+    // On one host, one flow's detected drop is scored with the others' counters.
+    assert_ne!(own, flows(true, Some("server")));
+}

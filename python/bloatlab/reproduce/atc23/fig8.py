@@ -4,7 +4,7 @@ per flow.
 Protocol (§5.2.1 "Multiple flows"; artifact mul.sh): 100 Mb/s, 40 ms, R = 0.5 (250 KB), no
 random loss, tbf burst 100 KB; n flows of the same algorithm start together and each fetches
 1 GB (no timeout). Each flow is its own server process in the artifact, so the algorithms'
-process-wide state (B3R, BBR-S) is per flow here too (each flow is its own host).
+process-wide state (B3R, BBR-S, oBBR) is per flow here too (each flow is its own host).
 """
 
 from __future__ import annotations

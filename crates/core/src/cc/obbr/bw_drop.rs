@@ -24,6 +24,18 @@
 //! estimate is restored when the second pair scored lower. Entering or staying
 //! in PROBE_RTT restarts the window (`change_sc`), so no window spans it.
 //!
+//! The ring's contents and the two counters belong to the connection (`bbr->max_down`,
+//! `bw_down_cnt`, `up_rtt`); everything else is a process global in the artifact (`cc`,
+//! `change_sc`, `score_time`, `first_sent`, `first_delivered`, `score1..4`, `bw_back`,
+//! `re_timer`, and the ring's write index `bw_cnt`): [`Scoring`], shared by the host's oBBR
+//! connections with `shared_state = true`. Then one connection's drop starts the host's
+//! scoring, a window is opened by one connection's counters and closed by another's, the
+//! connection whose ACK closes the second window has its own estimate reset (and its
+//! estimate becomes the backup), the one that closes the fourth gets that backup, and each
+//! connection's samples land in its ring at the host's index, so its ring also holds
+//! older samples where the other connections' writes went. The artifact's testbed ran one
+//! nginx process per flow (`mul.sh`), where none of this happens.
+//!
 //! "unacked" is the artifact's `sent − delivered`, where `sent` is the bytes
 //! sent as of the newest delivered packet's transmission. Every packet sent
 //! before that one is by now delivered, lost or (rarely, under reordering)
@@ -34,6 +46,8 @@
 
 use super::{DropReset, Holdoff, Params};
 use crate::time::{Duration, Time};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// What the detector asks of the bandwidth filter on this ACK.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -52,19 +66,15 @@ struct Window {
     lost: u64,
 }
 
-/// The detector and its scoring state machine (the artifact's `cc`, `score1..4`, ...).
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct BwDrop {
-    /// Last k valid non-app-limited PROBE_BW samples, packets/s (`max_down[30]`).
-    ring: Vec<f64>,
-    next: usize,
-    /// Consecutive samples below `bw_drop_ratio × max_bw` (`bw_down_cnt`).
-    pub low_bw: u32,
-    /// Consecutive ACKs with `rtt_latest > rtt_ratio × min_rtt` (`up_rtt`).
-    pub high_rtt: u32,
+/// The detector's state that the artifact keeps in process globals.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct Scoring {
+    /// Samples written into rings so far; the next goes to `writes mod k` (`bw_cnt`).
+    writes: u64,
     /// `None` = idle (the artifact's `cc == −1`), else windows scored since detection.
-    pub phase: Option<u8>,
+    phase: Option<u8>,
     window: Option<Window>,
+    /// The next ACK opens a new window (`change_sc`).
     restart: bool,
     /// S1..S4.
     scores: [i64; 4],
@@ -74,26 +84,34 @@ pub(super) struct BwDrop {
     last_revert: Option<Time>,
 }
 
+/// The detector: a connection's ring and counters, and the (possibly host-wide) [`Scoring`].
+#[derive(Clone, Debug)]
+pub(super) struct BwDrop {
+    /// Last k valid non-app-limited PROBE_BW samples, packets/s (`max_down[30]`).
+    ring: Vec<f64>,
+    /// Consecutive samples below `bw_drop_ratio × max_bw` (`bw_down_cnt`).
+    pub low_bw: u32,
+    /// Consecutive ACKs with `rtt_latest > rtt_ratio × min_rtt` (`up_rtt`).
+    pub high_rtt: u32,
+    scoring: Rc<RefCell<Scoring>>,
+}
+
 impl BwDrop {
-    pub fn new(k: usize) -> Self {
+    pub fn new(k: usize, scoring: Rc<RefCell<Scoring>>) -> Self {
         BwDrop {
             ring: vec![0.0; k],
-            next: 0,
             low_bw: 0,
             high_rtt: 0,
-            phase: None,
-            window: None,
-            restart: false,
-            scores: [0; 4],
-            backup: 0.0,
-            last_revert: None,
+            scoring,
         }
     }
 
     /// A valid, non-app-limited sample taken in PROBE_BW; `max_bw` is the estimate before this ACK.
     pub fn on_sample(&mut self, p: &Params, sample: f64, max_bw: f64) {
-        self.ring[self.next] = sample;
-        self.next = (self.next + 1) % self.ring.len();
+        let mut s = self.scoring.borrow_mut();
+        let slot = (s.writes % self.ring.len() as u64) as usize;
+        self.ring[slot] = sample;
+        s.writes += 1;
         self.low_bw = if sample < p.bw_drop_ratio * max_bw {
             self.low_bw + 1
         } else {
@@ -103,22 +121,7 @@ impl BwDrop {
 
     /// The next ACK starts a new score window (detection, PROBE_RTT).
     pub fn restart_window(&mut self) {
-        self.restart = true;
-    }
-
-    /// Within `revert_holdoff_rtts` min_rtt of the last revert (`re_timer`) for what
-    /// `holdoff` gates: the next revert, or low samples flagging a drop.
-    fn held_off(&self, p: &Params, gate: Holdoff, now: Time, min_rtt: Option<Duration>) -> bool {
-        if p.holdoff != gate {
-            return false;
-        }
-        match (self.last_revert, min_rtt) {
-            (None, _) => false,
-            (Some(t), Some(m)) => {
-                now.saturating_since(t) <= m.mul_f64(p.revert_holdoff_rtts as f64)
-            }
-            (Some(_), None) => true,
-        }
+        self.scoring.borrow_mut().restart = true;
     }
 
     /// `update_cc_mode`'s detection and scoring. `delivered`/`lost` are the
@@ -140,35 +143,23 @@ impl BwDrop {
         };
         self.high_rtt = if rtt_high { self.high_rtt + 1 } else { 0 };
         let k = self.ring.len() as u32;
-        let low_bw = self.low_bw >= k && !self.held_off(p, Holdoff::LowBandwidth, now, min_rtt);
-        if lost_now && (low_bw || self.high_rtt > k) && self.phase.is_none() {
-            self.phase = Some(0);
-            self.restart = true;
+        let mut s = self.scoring.borrow_mut();
+        let low_bw = self.low_bw >= k && !s.held_off(p, Holdoff::LowBandwidth, now, min_rtt);
+        if lost_now && (low_bw || self.high_rtt > k) && s.phase.is_none() {
+            s.phase = Some(0);
+            s.restart = true;
         }
-        let here = Window {
-            start: now,
-            delivered,
-            lost,
-        };
-        let Some(w) = self.window.filter(|_| !self.restart) else {
-            self.restart = false;
-            self.window = Some(here);
+        let Some(score) = s.close_window(p, now, delivered, lost) else {
             return Action::None;
         };
-        if now.saturating_since(w.start) <= Duration::from_millis(p.score_interval_ms) {
-            return Action::None;
-        }
-        let (d, l) = ((delivered - w.delivered) as i64, (lost - w.lost) as i64);
-        let score = d - p.unacked_weight as i64 * l;
-        self.window = Some(here);
         let mut action = Action::None;
-        match self.phase {
+        match s.phase {
             None => {}
             Some(phase @ (0 | 1)) => {
-                self.scores[0] = self.scores[1];
-                self.scores[1] = score;
+                s.scores[0] = s.scores[1];
+                s.scores[1] = score;
                 if phase == 1 {
-                    self.backup = max_bw;
+                    s.backup = max_bw;
                     action = Action::ResetTo(match p.drop_reset {
                         DropReset::Max => self.ring.iter().copied().fold(0.0, f64::max),
                         DropReset::Mean => self.ring.iter().sum::<f64>() / self.ring.len() as f64,
@@ -178,27 +169,74 @@ impl BwDrop {
                 }
             }
             Some(phase) => {
-                self.scores[2] = self.scores[3];
-                self.scores[3] = score;
+                s.scores[2] = s.scores[3];
+                s.scores[3] = score;
                 if phase == 3 {
-                    let [s1, s2, s3, s4] = self.scores;
-                    if s3 + s4 < s1 + s2 && !self.held_off(p, Holdoff::Revert, now, min_rtt) {
-                        action = Action::Restore(self.backup);
-                        self.last_revert = Some(now);
+                    let [s1, s2, s3, s4] = s.scores;
+                    if s3 + s4 < s1 + s2 && !s.held_off(p, Holdoff::Revert, now, min_rtt) {
+                        action = Action::Restore(s.backup);
+                        s.last_revert = Some(now);
                     }
-                    self.phase = None;
+                    s.phase = None;
                 }
             }
         }
-        if let Some(phase) = self.phase {
-            self.phase = Some(phase + 1);
+        if let Some(phase) = s.phase {
+            s.phase = Some(phase + 1);
         }
         action
+    }
+
+    /// Windows scored since detection; `None` while idle.
+    #[cfg(test)]
+    pub fn phase(&self) -> Option<u8> {
+        self.scoring.borrow().phase
     }
 
     /// The last four window scores, S1..S4 (packets).
     #[cfg(test)]
     pub fn scores(&self) -> [i64; 4] {
-        self.scores
+        self.scoring.borrow().scores
+    }
+}
+
+impl Scoring {
+    /// Within `revert_holdoff_rtts` min_rtt of the last revert (`re_timer`) for what
+    /// `holdoff` gates: the next revert, or low samples flagging a drop.
+    fn held_off(&self, p: &Params, gate: Holdoff, now: Time, min_rtt: Option<Duration>) -> bool {
+        if p.holdoff != gate {
+            return false;
+        }
+        match (self.last_revert, min_rtt) {
+            (None, _) => false,
+            (Some(t), Some(m)) => {
+                now.saturating_since(t) <= m.mul_f64(p.revert_holdoff_rtts as f64)
+            }
+            (Some(_), None) => true,
+        }
+    }
+
+    /// Opens a window if asked or none is open; else, once it is older than T, closes it
+    /// with this ACK's counters, opens the next, and returns its score `U = delivered −
+    /// weight · lost`. The counters may be another connection's than those that opened
+    /// the window (shared scoring), so the differences are signed.
+    fn close_window(&mut self, p: &Params, now: Time, delivered: u64, lost: u64) -> Option<i64> {
+        let here = Window {
+            start: now,
+            delivered,
+            lost,
+        };
+        let Some(w) = self.window.filter(|_| !self.restart) else {
+            self.restart = false;
+            self.window = Some(here);
+            return None;
+        };
+        if now.saturating_since(w.start) <= Duration::from_millis(p.score_interval_ms) {
+            return None;
+        }
+        self.window = Some(here);
+        let d = delivered as i64 - w.delivered as i64;
+        let l = lost as i64 - w.lost as i64;
+        Some(d - p.unacked_weight as i64 * l)
     }
 }

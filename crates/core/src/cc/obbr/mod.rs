@@ -64,12 +64,17 @@
 //!   `ngx_bbr_update_bandwidth`, `ngx_bbr_update_recovery_mode`) and `ngx_sample.c`.
 //! * bloatlab `specs/cca.md` §6.
 //!
+//! # Host-wide state
+//!
+//! The artifact keeps the detector's phase, scores, score window, backup, revert
+//! timer and ring index in process globals, shared by every connection of one
+//! nginx process. `shared_state = true` (default) shares them among the oBBR
+//! connections of one [`CcInit::host`], as B3R's are (`bw_drop.rs` says what then
+//! mixes); `false` gives each connection its own. A flow is its own host unless
+//! the scenario names one, and the testbed's `mul.sh` ran one nginx process per flow.
+//!
 //! # Deviations
 //!
-//! * State is per connection. The artifact keeps the detector phase, scores,
-//!   window, backup and revert timer (and the ring index) in process globals
-//!   shared by all connections, whose counters then mix in one score; we do
-//!   not reproduce that (single-flow results are unaffected).
 //! * oBBR's steps run on every ACK the transport reports; the artifact calls
 //!   its BBR only for ACKs with a valid rate sample.
 //! * "Loss on this ACK" is the packets marked lost since the previous ACK
@@ -103,6 +108,7 @@
 //! | `NO_LOSS_BOOST_MS` | 3000 | ms | after this long without loss, probe with g_max | `ngx_bbr_loss_timer_win_size_ms` |
 //! | `REVERT_HOLDOFF_RTTS` | 10 | min_rtt | at most one revert in this long (`holdoff = "low_bandwidth"`: no low-bandwidth detection) | `10 * bbr->min_rtt` |
 //! | `STARTUP_LOSS_PERCENT` | 10 | % | oBBR acts in STARTUP only at this cumulative loss | `total_loss * 100.0 / total_acked < 10.0` |
+//! | `HOST_KEY` | "obbr" | — | the host-wide scoring state's key | the artifact's globals `cc`, `score1..4`, `bw_back`, `re_timer`, `bw_cnt`, … |
 
 mod bw_drop;
 mod gain;
@@ -142,6 +148,8 @@ pub const NO_LOSS_BOOST_MS: u64 = 3000; // ngx_bbr.c ngx_bbr_loss_timer_win_size
 pub const REVERT_HOLDOFF_RTTS: u32 = 10; // ngx_bbr.c re_timer
 /// In STARTUP oBBR stays out unless this share of the delivered data was lost (not in the paper).
 pub const STARTUP_LOSS_PERCENT: f64 = 10.0; // ngx_bbr.c update_cc_mode
+/// Key of the host-wide scoring state.
+pub const HOST_KEY: &str = "obbr"; // ngx_bbr.c globals cc, change_sc, score_time, score1..4, bw_back, re_timer, bw_cnt
 
 /// What a detected bandwidth drop resets the estimate to.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]
@@ -199,6 +207,8 @@ pub struct Params {
     pub clamp_rtt_excess: bool,
     /// The estimate a detected drop sets: the mean of the last k samples or their largest.
     pub drop_reset: DropReset,
+    /// Share the drop detector's scoring among the host's oBBR connections (the artifact's globals).
+    pub shared_state: bool,
     /// BBR v1 parameters (Linux defaults).
     pub bbr: BbrParams,
 }
@@ -221,6 +231,7 @@ impl Default for Params {
             startup_loss_percent: STARTUP_LOSS_PERCENT,
             clamp_rtt_excess: false,
             drop_reset: DropReset::default(),
+            shared_state: true,
             bbr: BbrParams::default(),
         }
     }
@@ -300,10 +311,13 @@ impl Obbr {
         if let Err(e) = p.validate() {
             panic!("invalid oBBR parameters: {e}");
         }
+        let scoring = init
+            .host
+            .cell(HOST_KEY, p.shared_state, bw_drop::Scoring::default);
         let bbr = Bbr::new(p.bbr.clone(), init);
         let g = bbr.cwnd_gain();
         Obbr {
-            drop: BwDrop::new(p.k),
+            drop: BwDrop::new(p.k, scoring),
             gain: AdaptiveGain::new(g),
             seen_entries: bbr.entries(),
             seen_lost: 0,

@@ -5,6 +5,7 @@
 //! `bdp(bw, 1) = 10` and α regrows g by `0.01 · 2 / 10 = 0.002` per ACK.
 
 use super::*;
+use crate::cc::HostShared;
 use crate::engine::Rng;
 use crate::testing::{self, Ack, AckDriver};
 use crate::time::Duration;
@@ -24,9 +25,16 @@ fn steady() -> Ack {
 
 /// oBBR in PROBE_BW, entered in gain-cycle phase `phase` (searching seeds).
 fn probe_bw(p: &Params, phase: usize) -> AckDriver<Obbr> {
-    for seed in 0..500 {
+    probe_bw_on(p, phase, &HostShared::default())
+}
+
+/// As [`probe_bw`], for a connection of `host`: the seed is found on hosts of its own, so
+/// only the connection returned has touched `host`'s state.
+fn probe_bw_on(p: &Params, phase: usize, host: &HostShared) -> AckDriver<Obbr> {
+    let run = |seed: u64, host: HostShared| {
         let init = CcInit {
             rng: Rng::stream(seed, 7),
+            host,
             ..testing::init()
         };
         let mut d = AckDriver::new(Obbr::new(p.clone(), init));
@@ -36,11 +44,12 @@ fn probe_bw(p: &Params, phase: usize) -> AckDriver<Obbr> {
             d.ack(steady());
         }
         d.fill_window = true;
-        if d.cc.bbr().cycle_idx() == phase {
-            return d;
-        }
-    }
-    panic!("no seed starts in phase {phase}")
+        d
+    };
+    let seed = (0..500)
+        .find(|&seed| run(seed, HostShared::default()).cc.bbr().cycle_idx() == phase)
+        .unwrap_or_else(|| panic!("no seed starts in phase {phase}"));
+    run(seed, host.clone())
 }
 
 fn close(a: f64, b: f64) -> bool {
@@ -55,7 +64,7 @@ fn defaults_match_spec() {
     assert_eq!((p.score_interval_ms, p.unacked_weight), (200, 10));
     assert_eq!((p.probe_floor, p.no_loss_boost_ms), (1.25, 3000));
     assert_eq!((p.revert_holdoff_rtts, p.startup_loss_percent), (10, 10.0));
-    assert!(!p.clamp_rtt_excess && !p.bbr.artifact_base);
+    assert!(!p.clamp_rtt_excess && !p.bbr.artifact_base && p.shared_state);
     // The last ngx_bbr.c (3ae3fc9): the mean, and the hold-off on the revert.
     assert_eq!(
         (p.drop_reset, p.holdoff),
@@ -202,24 +211,28 @@ fn in_startup_obbr_waits_for_ten_percent_loss() {
 /// PROBE_BW with a filter that never expires on its own (so only oBBR moves it) and T = 20 ms:
 /// a window holds 11 ACKs, 22 packets.
 fn drop_path(revert_holdoff_rtts: u32) -> AckDriver<Obbr> {
+    probe_bw(&drop_params(revert_holdoff_rtts), 2)
+}
+
+fn drop_params(revert_holdoff_rtts: u32) -> Params {
     let mut p = Params {
         score_interval_ms: 20,
         revert_holdoff_rtts,
         ..Params::default()
     };
     p.bbr.bw_filter_rounds = 1_000_000;
-    probe_bw(&p, 2)
+    p
 }
 
 /// Flags a drop: 30 samples at 500 < 0.75 · 1000, then a loss.
 fn flag_drop(d: &mut AckDriver<Obbr>) {
     d.acks(29, ack(10, 500.0));
     d.ack(ack(10, 500.0).lost(1));
-    assert_eq!(d.cc.drop.phase, None, "29 low samples are not enough");
+    assert_eq!(d.cc.drop.phase(), None, "29 low samples are not enough");
     d.ack(ack(10, 500.0));
-    assert_eq!(d.cc.drop.phase, None, "no loss, no detection");
+    assert_eq!(d.cc.drop.phase(), None, "no loss, no detection");
     d.ack(ack(10, 500.0).lost(1));
-    assert_eq!(d.cc.drop.phase, Some(0));
+    assert_eq!(d.cc.drop.phase(), Some(0));
 }
 
 /// Runs the four score windows after detection with losses at ACKs `lossy`.
@@ -233,7 +246,7 @@ fn score_windows(d: &mut AckDriver<Obbr>, lossy: &[usize]) {
             _ => {}
         }
     }
-    assert_eq!(d.cc.drop.phase, None);
+    assert_eq!(d.cc.drop.phase(), None);
 }
 
 #[test]
@@ -261,7 +274,7 @@ fn the_new_estimate_is_the_largest_recent_sample_or_with_drop_reset_mean_their_m
             d.ack(low(i));
         }
         d.ack(low(30).lost(1));
-        assert_eq!(d.cc.drop.phase, Some(0));
+        assert_eq!(d.cc.drop.phase(), Some(0));
         for j in 31..=52 {
             d.ack(low(j));
         }
@@ -305,19 +318,62 @@ fn with_holdoff_low_bandwidth_low_samples_flag_no_drop_for_ten_min_rtts_but_high
     d.acks(31, ack(10, 500.0));
     d.ack(ack(10, 500.0).lost(1));
     assert!(d.now - reverted <= ms(100));
-    assert_eq!(d.cc.drop.phase, None, "within the hold-off");
+    assert_eq!(d.cc.drop.phase(), None, "within the hold-off");
     // Once 100 ms have passed, the next low sample with a loss flags it.
     while d.now - reverted <= ms(100) {
         d.ack(ack(10, 500.0));
     }
     d.ack(ack(10, 500.0).lost(1));
-    assert_eq!(d.cc.drop.phase, Some(0));
+    assert_eq!(d.cc.drop.phase(), Some(0));
     score_windows(&mut d, &[25, 40]);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0, "reverted again");
     // Within the new hold-off, more than k high RTTs and a loss still flag a drop.
     d.acks(31, ack(26, 1000.0)); // 26 > 2.5 · 10
     d.ack(ack(26, 1000.0).lost(1));
-    assert_eq!(d.cc.drop.phase, Some(0));
+    assert_eq!(d.cc.drop.phase(), Some(0));
+}
+
+/// Two connections of one host on [`drop_path`], their clocks aligned.
+fn two_on_one_host(shared_state: bool) -> (AckDriver<Obbr>, AckDriver<Obbr>) {
+    let p = Params {
+        shared_state,
+        ..drop_params(10)
+    };
+    let host = HostShared::default();
+    let (mut a, mut b) = (probe_bw_on(&p, 2, &host), probe_bw_on(&p, 2, &host));
+    let t = a.now.max(b.now);
+    (a.now, b.now) = (t, t);
+    (a, b)
+}
+
+#[test]
+fn on_one_host_one_connections_drop_starts_the_scoring_another_finishes_with_its_own_ring() {
+    let (mut a, mut b) = two_on_one_host(true);
+    flag_drop(&mut a);
+    assert_eq!(b.cc.drop.phase(), Some(0), "the artifact's global `cc`");
+    // B's ACKs close the windows A's detection opened: the 11th the first, the 22nd the
+    // second, which resets B's estimate (not A's) to the mean of B's ring. B's 21 samples
+    // before it went to the host's write index, after A's 32: B's ring holds them and 9
+    // slots B never wrote. (The 22nd carries no rate sample, which would refill the filter.)
+    b.now = a.now;
+    b.acks(21, steady());
+    assert_eq!(b.cc.bbr().max_bw(), 1000.0);
+    b.ack(Ack::new(2, ms(2)).rtt(ms(10)));
+    assert!(close(b.cc.bbr().max_bw(), 21.0 * 1000.0 / 30.0));
+    assert_eq!(a.cc.bbr().max_bw(), 1000.0, "A detected, B was reset");
+    assert_eq!(a.cc.drop.phase(), Some(2));
+}
+
+#[test]
+fn with_shared_state_off_each_connection_scores_alone() {
+    let (mut a, mut b) = two_on_one_host(false);
+    flag_drop(&mut a);
+    assert_eq!(b.cc.drop.phase(), None);
+    b.now = a.now;
+    b.acks(44, steady());
+    assert_eq!((b.cc.bbr().max_bw(), b.cc.drop.phase()), (1000.0, None));
+    score_windows(&mut a, &[]);
+    assert_eq!(a.cc.bbr().max_bw(), 500.0, "A's own reset, as alone");
 }
 
 #[test]
@@ -325,9 +381,9 @@ fn more_than_k_high_rtt_acks_and_a_loss_also_flag_a_drop() {
     let mut d = probe_bw(&Params::default(), 2);
     d.acks(29, ack(26, 1000.0)); // 26 > 2.5 · 10
     d.ack(ack(26, 1000.0).lost(1)); // 30th high RTT: not more than k
-    assert_eq!(d.cc.drop.phase, None);
+    assert_eq!(d.cc.drop.phase(), None);
     d.ack(ack(26, 1000.0).lost(1)); // 31st
-    assert_eq!(d.cc.drop.phase, Some(0));
+    assert_eq!(d.cc.drop.phase(), Some(0));
 }
 
 #[test]
