@@ -316,18 +316,20 @@ impl RateState {
 
     /// The sampler's clock: nanoseconds, or nginx's millisecond `ngx_current_msec`.
     fn clock(&self, t: Time) -> Time {
-        match self.kind {
-            SamplerKind::Linux => t,
-            SamplerKind::NginxQuic => Time::from_millis(t.as_nanos() / 1_000_000),
-        }
+        Time::from_nanos(self.tick(t.as_nanos()))
     }
 
     /// A span on the sampler's clock: the minimum RTT the interval must reach is, in the
     /// artifact, QUIC's `min_rtt`, the least of whole-millisecond RTT samples.
     fn clock_span(&self, d: Duration) -> Duration {
+        Duration::from_nanos(self.tick(d.as_nanos()))
+    }
+
+    /// Nanoseconds floored to the sampler's clock tick.
+    fn tick(&self, ns: u64) -> u64 {
         match self.kind {
-            SamplerKind::Linux => d,
-            SamplerKind::NginxQuic => Duration::from_millis(d.as_nanos() / 1_000_000),
+            SamplerKind::Linux => ns,
+            SamplerKind::NginxQuic => ns - ns % 1_000_000,
         }
     }
 
