@@ -17,7 +17,7 @@ struct Path {
     netem: Option<(u64, u64)>,
 }
 
-fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
+fn scenario(p: Path, ccs: &[serde_json::Value], bytes: &[u64]) -> serde_json::Value {
     let Path {
         rate_mbps,
         rtt_ms,
@@ -52,16 +52,81 @@ fn scenario(p: Path, ccs: &[&str], bytes: &[u64]) -> serde_json::Value {
     v
 }
 
-fn cca() -> impl Strategy<Value = &'static str> {
-    prop_oneof![Just("reno"), Just("cubic"), Just("bbr")]
+/// Every algorithm by name, and BBR v1 on the ATC'23 artifact's base.
+fn cca() -> impl Strategy<Value = serde_json::Value> {
+    prop_oneof![
+        Just(json!("reno")),
+        Just(json!("cubic")),
+        Just(json!("bbr")),
+        Just(json!("bbr2")),
+        Just(json!("bbr3")),
+        Just(json!("bbr2-quic")),
+        Just(json!("bbr-s")),
+        Just(json!("bbr2-s")),
+        Just(json!("bbr-shallow")),
+        Just(json!("obbr")),
+        Just(json!("b3r")),
+        Just(json!({"kind": "bbr", "artifact_base": true})),
+    ]
+}
+
+/// A sender's transport: TSO, or the ATC'23 testbed's QUIC pacer (which rules TSO out);
+/// Linux's or QUICHE's ACKs; Linux's or nginx-quic's rate sampler; the testbed's packet size.
+#[derive(Clone, Copy, Debug)]
+struct Transport {
+    tso: bool,
+    nginx_pacer: bool,
+    quiche_acks: bool,
+    nginx_sampler: bool,
+    quic_mss: bool,
+}
+
+fn transport() -> impl Strategy<Value = Transport> {
+    (
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(tso, nginx_pacer, quiche_acks, nginx_sampler, quic_mss)| Transport {
+                tso: tso && !nginx_pacer,
+                nginx_pacer,
+                quiche_acks,
+                nginx_sampler,
+                quic_mss,
+            },
+        )
+}
+
+impl Transport {
+    fn apply(self, flow: &mut serde_json::Value) {
+        let pick = |on: bool, yes: &str| {
+            if on {
+                yes.to_owned()
+            } else {
+                "linux".to_owned()
+            }
+        };
+        flow["tso"] = json!(self.tso);
+        flow["pacer"] = json!(pick(self.nginx_pacer, "nginx-quic"));
+        flow["ack_policy"] = json!(pick(self.quiche_acks, "quiche"));
+        flow["rate_sampler"] = json!(pick(self.nginx_sampler, "nginx-quic"));
+        if self.quic_mss {
+            flow["mss"] = json!(1252);
+            flow["initial_cwnd"] = json!(32);
+        }
+    }
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
 
     /// Every finite transfer completes; each byte arrives once; every packet is delivered, dropped or still in flight
-    /// — also when ACKs share the bottleneck (loopback), the path jitters, netem holds packets in front of the queue,
-    /// or the senders send TSO skbs and defer partial ones.
+    /// — for every algorithm, also when ACKs share the bottleneck (loopback), the path jitters, netem holds packets
+    /// in front of the queue, the senders send TSO skbs and defer partial ones, or run the ATC'23 testbed's QUIC
+    /// pacer, ACKs and rate sampler, and when the flows share one host's algorithm state.
     #[test]
     fn packets_and_bytes_are_conserved(
         rate in 2u64..60, rtt in 2u64..120, limit in 2u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.05],
@@ -70,20 +135,23 @@ proptest! {
         topology in prop_oneof![Just("dumbbell"), Just("loopback")],
         netem in prop_oneof![Just(None), (1u64..=100, 1u64..300).prop_map(Some)],
         ccs in proptest::collection::vec(cca(), 1..4), sizes in proptest::collection::vec(1u64..3_000_000, 3),
-        tso in any::<bool>(),
+        transport in transport(), one_host in any::<bool>(),
     ) {
         let netem = netem.filter(|_| topology == "dumbbell");
         let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us, topology, netem };
         let mut s = scenario(path, &ccs, &sizes[..ccs.len()]);
         for f in s["flow"].as_array_mut().unwrap() {
-            f["tso"] = json!(tso);
+            transport.apply(f);
+            if one_host {
+                f["host"] = json!("server");
+            }
         }
         let out = run(&s);
         let st = &out.stats;
         prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
         for (i, bytes) in sizes[..ccs.len()].iter().enumerate() {
             let f = &out.summary["flows"][format!("f{i}")];
-            prop_assert_eq!(f["bytes_delivered"].as_u64(), Some(*bytes), "flow f{} ({})", i, ccs[i]);
+            prop_assert_eq!(f["bytes_delivered"].as_u64(), Some(*bytes), "flow f{} ({})", i, &ccs[i]);
             prop_assert!(f["completion_time_s"].is_number());
         }
     }
@@ -101,7 +169,7 @@ fn an_unlimited_flow_stopped_early_delivers_everything_it_sent() {
         topology: "dumbbell",
         netem: None,
     };
-    let mut s = scenario(path, &["cubic"], &[1]);
+    let mut s = scenario(path, &[json!("cubic")], &[1]);
     s["flow"][0]["app"] = json!({"kind": "bulk"});
     s["flow"][0]["stop"] = json!("5s");
     let out = run(&s);
@@ -115,19 +183,20 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// A DASH session over any path plays to the end: every segment index arrives exactly
-    /// once at its level's full size, whatever the page, init segments, HTTP version, ABR,
-    /// TSO and abandonments, and every packet is delivered, dropped or still in flight.
+    /// once at its level's full size, whatever the algorithm, page, init segments, HTTP
+    /// version (HTTP/1.1's connections share the flow's host), ABR, transport and
+    /// abandonments, and every packet is delivered, dropped or still in flight.
     #[test]
     fn every_dash_segment_arrives_once_and_whole(
         rate in 2u64..40, rtt in 2u64..150, limit in 5u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.03],
         burst in prop_oneof![Just(None), (2u64..2000).prop_map(Some)],
-        cc in prop_oneof![Just("cubic"), Just("bbr"), Just("bbr2")],
+        cc in cca(),
         http in prop_oneof![Just("h1"), Just("h2")],
         abr in prop_oneof![Just(json!("dynamic")), Just(json!("bola")), Just(json!("rb")), Just(json!({"kind": "fixed", "level": 2}))],
         page in proptest::collection::vec(1u64..300_000, 0..3),
         init in prop_oneof![Just(0u64), 1u64..3000],
         audio in any::<bool>(),
-        tso in any::<bool>(),
+        transport in transport(),
     ) {
         let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us: 0, topology: "dumbbell", netem: None };
         let mut s = scenario(path, &[cc], &[1]);
@@ -139,7 +208,7 @@ proptest! {
             app["audio"] = json!("128kbps");
         }
         s["flow"][0]["app"] = app;
-        s["flow"][0]["tso"] = json!(tso);
+        transport.apply(&mut s["flow"][0]);
         s["duration"] = json!("1000s");
         let out = run(&s);
         let st = &out.stats;
