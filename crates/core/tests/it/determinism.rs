@@ -49,3 +49,46 @@ fn the_same_scenario_and_seed_give_identical_results() {
 fn a_different_seed_changes_the_random_draws() {
     assert_ne!(digest(&mixed(7)).1, digest(&mixed(8)).1);
 }
+
+/// Every algorithm at once on one host, on the ATC'23 testbed's QUIC transport and on Linux's.
+fn every_algorithm(seed: u64) -> serde_json::Value {
+    let ccs = [
+        "reno",
+        "cubic",
+        "bbr",
+        "bbr2",
+        "bbr3",
+        "bbr2-quic",
+        "bbr-s",
+        "bbr2-s",
+        "bbr-shallow",
+        "obbr",
+        "b3r",
+    ];
+    let flows: Vec<_> = ccs
+        .iter()
+        .enumerate()
+        .map(|(i, cc)| {
+            let mut f = json!({"name": cc, "cc": cc, "app": {"kind": "bulk"}, "host": "server",
+                               "start": format!("{}ms", 50 * i)});
+            if i % 2 == 1 {
+                f["pacer"] = json!("nginx-quic");
+                f["ack_policy"] = json!("quiche");
+                f["rate_sampler"] = json!("nginx-quic");
+            }
+            f
+        })
+        .collect();
+    json!({
+        "seed": seed, "duration": "15s",
+        "bottleneck": {"rate": "100Mbps", "rtt": "40ms", "loss": 0.005, "jitter": "50us", "topology": "loopback",
+                       "shaper": {"kind": "tbf", "burst": "100KB"}, "queue": {"kind": "droptail", "limit": "0.5BDP"}},
+        "flow": flows
+    })
+}
+
+#[test]
+fn every_algorithm_and_transport_repeats_exactly() {
+    assert_eq!(digest(&every_algorithm(3)), digest(&every_algorithm(3)));
+    assert_ne!(digest(&every_algorithm(3)).1, digest(&every_algorithm(4)).1);
+}
