@@ -21,8 +21,9 @@ def test_a_kept_reference_inflates_bbrs_estimate_and_its_retransmissions() -> No
     """An ACK that delivers only the rest of its reference's pacer burst keeps the previous
     ACK's interval while the delivered count grows, so its sample is too high; BBR's max filter
     keeps such samples. Linux's estimate stays within 15 % of the link's payload rate (96 Mb/s
-    for 1252-byte packets); the artifact's sampler lifts it 4.6–6.1 % higher, and the flow
-    overshoots the half-BDP buffer a third to a half more often (seeds 1–3: 7–8 % → 10–11 %)."""
+    for 1252-byte packets); the artifact's sampler (with its whole-millisecond RTTs) lifts it
+    1.1–2.8 % higher, and the flow overshoots the half-BDP buffer 13–26 % more often (seeds 1–3:
+    6.6–7.9 % → 8.2–9.7 %). Seed 1 here: 2.8 %, ×1.26."""
     runs = dict(zip(SAMPLERS, run_all(_one_bbr(s) for s in SAMPLERS), strict=True))
     estimate, ratio = {}, {}
     for name, r in runs.items():
@@ -31,5 +32,5 @@ def test_a_kept_reference_inflates_bbrs_estimate_and_its_retransmissions() -> No
         ratio[name] = r.summary["flows"]["bbr"]["retrans_ratio"]
     payload = 100e6 * 1252 / 1304
     assert estimate["linux"] < 1.15 * payload, estimate
-    assert estimate["nginx-quic"] > 1.03 * estimate["linux"], estimate
-    assert ratio["nginx-quic"] > 1.2 * ratio["linux"], ratio
+    assert estimate["nginx-quic"] > 1.015 * estimate["linux"], estimate
+    assert ratio["nginx-quic"] > 1.15 * ratio["linux"], ratio

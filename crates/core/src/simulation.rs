@@ -700,6 +700,7 @@ impl Network {
             srtt_s: secs(snap.srtt),
             min_rtt_s: secs(snap.min_rtt),
             bw_est_bps: opt(m.bw_est_bps),
+            cc_min_rtt_s: secs(m.min_rtt),
             delivered_bytes: acc.counters.delivered_bytes,
             acked_bytes: snap.snd_una,
             retransmitted_bytes: conn.sender.stats.bytes_retransmitted,

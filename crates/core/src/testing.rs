@@ -37,6 +37,8 @@ pub struct Ack {
     /// Delivery-rate sample as (packets delivered, interval); `None` = invalid sample.
     pub sample: Option<(u64, Duration)>,
     pub app_limited: bool,
+    /// The receiver held this ACK on its delayed-ACK timer.
+    pub delayed: bool,
     /// Time that passes before this ACK arrives.
     pub after: Duration,
 }
@@ -50,6 +52,7 @@ impl Ack {
             rtt: None,
             sample: None,
             app_limited: false,
+            delayed: false,
             after,
         }
     }
@@ -69,6 +72,10 @@ impl Ack {
     }
     pub fn app_limited(mut self) -> Self {
         self.app_limited = true;
+        self
+    }
+    pub fn delayed(mut self) -> Self {
+        self.delayed = true;
         self
     }
 }
@@ -135,6 +142,7 @@ impl<C: CongestionControl> AckDriver<C> {
             prior_in_flight,
             rtt: a.rtt,
             is_app_limited: a.app_limited,
+            is_ack_delayed: a.delayed,
             ..RateSample::default()
         };
         self.cc.on_ack(self.now, &self.conn, &rs);

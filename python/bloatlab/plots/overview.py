@@ -206,13 +206,22 @@ def _per_flow_line(ax: Axes, series: list[_Flow], column: str, scale: float, lab
 
 
 def _rtt(ax: Axes, series: list[_Flow], bottleneck: dict[str, Any]) -> None:
+    """Smoothed RTT per flow; dotted, the algorithm's own min-RTT estimate where it has one
+    (BBR's, which restarts from the sample of the moment when its window expires)."""
     _per_flow_line(ax, series, "srtt_s", 1e3, "smoothed RTT (ms)")
+    handles = []
+    estimating = [f for f in series if "cc_min_rtt_s" in f.columns]
+    estimating = [f for f in estimating if np.isfinite(f["cc_min_rtt_s"]).any()]
+    for flow in estimating:
+        ax.plot(flow["t"], flow["cc_min_rtt_s"] * 1e3, color=flow.color, lw=1, ls=":")
+    if estimating:
+        handles.append(Line2D([], [], color="gray", ls=":", lw=1, label="min-RTT estimate"))
     base = bottleneck.get("rtt_ns")
     if isinstance(base, int | float):
         ax.axhline(base / 1e6, color="black", ls="--", lw=1)
-        ax.legend(
-            handles=[Line2D([], [], color="black", ls="--", lw=1, label="base RTT")], **_LEGEND
-        )
+        handles.append(Line2D([], [], color="black", ls="--", lw=1, label="base RTT"))
+    if handles:
+        ax.legend(handles=handles, **_LEGEND)
 
 
 def _backlog(ax: Axes, queue: pa.Table, bottleneck: dict[str, Any]) -> None:

@@ -68,6 +68,9 @@ table!(
         min_rtt_s: f64,
         /// The algorithm's bandwidth estimate, payload bits/s (NaN if it has none).
         bw_est_bps: f64,
+        /// The algorithm's own min-RTT estimate (BBR's RTprop, which expires after its
+        /// window and restarts from the sample then), seconds; NaN if it has none.
+        cc_min_rtt_s: f64,
         /// Payload bytes delivered in order to the receiving application.
         delivered_bytes: u64,
         /// Payload bytes acknowledged cumulatively.

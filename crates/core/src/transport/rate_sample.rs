@@ -51,8 +51,12 @@
 //!
 //! Its times are nginx's millisecond clock (`ngx_current_msec`): every time the sampler
 //! stores is floored to the millisecond, and so is the minimum RTT an interval must reach
-//! (QUIC's `min_rtt`, the least of whole-millisecond RTT samples); the connection's RTT
-//! estimator and the algorithm's own clock stay in nanoseconds.
+//! (QUIC's `min_rtt`, the least of whole-millisecond RTT samples). The RTT it hands the
+//! algorithm is QUIC's `latest_rtt` on that clock (`sampler->rtt = qc->latest_rtt`, the
+//! millisecond of the ACK less that of the send), so a BBR whose min_rtt filter takes any
+//! sample at or below the minimum is refreshed by every RTT in the minimum's millisecond.
+//! The connection's own RTT estimator (RTO, RACK) and the algorithm's clock stay in
+//! nanoseconds.
 
 use crate::time::{Duration, Time};
 use serde::{Deserialize, Serialize};
@@ -314,6 +318,12 @@ impl RateState {
         };
     }
 
+    /// The RTT sample the sampler hands the algorithm for a packet sent at `sent`: on
+    /// nginx's clock, QUIC's `latest_rtt` = `ngx_current_msec` now − at the send.
+    pub fn rtt(&self, now: Time, sent: Time) -> Duration {
+        self.clock(now).saturating_since(self.clock(sent))
+    }
+
     /// The sampler's clock: nanoseconds, or nginx's millisecond `ngx_current_msec`.
     fn clock(&self, t: Time) -> Time {
         Time::from_nanos(self.tick(t.as_nanos()))
@@ -502,6 +512,20 @@ mod tests {
         assert_eq!(
             interval(SamplerKind::NginxQuic),
             Some(Duration::from_millis(50))
+        );
+    }
+
+    #[test]
+    fn the_nginx_quic_sampler_hands_the_algorithm_rtts_on_the_millisecond_clock() {
+        // Sent at 10.9996 s, acked 40.3 ms later: QUIC's latest_rtt is 11039 − 10999 ms.
+        let (sent, now) = (Time::from_micros(10_999_600), Time::from_micros(11_039_900));
+        let rtt = |kind| RateState::new(kind).rtt(now, sent);
+        assert_eq!(rtt(SamplerKind::Linux), Duration::from_micros(40_300));
+        assert_eq!(rtt(SamplerKind::NginxQuic), Duration::from_millis(40));
+        let later = Time::from_micros(10_999_950); // 40.35 ms before 11.0403 s: 41 whole ms
+        assert_eq!(
+            RateState::new(SamplerKind::NginxQuic).rtt(Time::from_micros(11_040_300), later),
+            Duration::from_millis(41)
         );
     }
 

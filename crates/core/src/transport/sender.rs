@@ -437,7 +437,7 @@ impl TcpSender {
     ) {
         let seq_rtt = first_ackt.or(first_sackt).map(|t| now - t);
         let ca_rtt = last_sackt.or(last_ackt).map(|t| now - t);
-        rs.rtt = ca_rtt;
+        rs.rtt = last_sackt.or(last_ackt).map(|t| self.rate.rtt(now, t));
         if let Some(ca) = ca_rtt {
             self.rtt.update_min(now, ca, pkt.delayed);
         }

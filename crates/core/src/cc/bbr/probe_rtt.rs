@@ -89,7 +89,9 @@ impl Bbr {
         let window = Duration::from_millis(self.p.min_rtt_window_ms);
         let expired = now > self.min_rtt_stamp.saturating_add(window);
         if let Some(rtt) = rs.rtt {
-            if self.min_rtt.is_none_or(|m| rtt <= m) || (expired && !rs.is_ack_delayed) {
+            // Linux skips a delayed ACK's inflated RTT on expiry; the artifact's QUIC BBR does not.
+            let usable_on_expiry = !rs.is_ack_delayed || self.p.artifact_base;
+            if self.min_rtt.is_none_or(|m| rtt <= m) || (expired && usable_on_expiry) {
                 self.min_rtt = Some(rtt);
                 self.min_rtt_stamp = now;
             }

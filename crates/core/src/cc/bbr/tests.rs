@@ -503,6 +503,30 @@ fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_fi
 }
 
 #[test]
+fn an_expired_min_rtt_skips_a_delayed_acks_rtt_on_linux_but_not_on_the_artifact_base() {
+    for (p, expected) in [
+        (Params::default(), ms(10)),
+        (Params::preset(true, Kernel::V5), ms(30)),
+    ] {
+        let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+        d.ack(steady());
+        let refreshed = d.now;
+        let slower = steady().rtt(ms(11));
+        while d.now + ms(2) <= refreshed + ms(10_000) {
+            d.ack(slower.clone());
+        }
+        assert_eq!(d.cc.min_rtt, Some(ms(10)));
+        d.ack(steady().rtt(ms(30)).delayed()); // expired now
+        assert_eq!(
+            d.cc.min_rtt,
+            Some(expected),
+            "artifact_base {}",
+            p.artifact_base
+        );
+    }
+}
+
+#[test]
 fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     let mut d = AckDriver::new(bbr_with_seed(1));
     d.ack(round_at(1000.0)); // cwnd 20, min_rtt 10 ms at t = 10 ms

@@ -84,7 +84,8 @@
 //!   sample; the recovery epoch's "send time of the newest acked packet" is
 //!   `now − rs.rtt` (unchanged on ACKs without an RTT sample).
 //! * The score's `unacked` is approximated by packets marked lost (`bw_drop.rs`).
-//! * RTTs are ns, not whole ms; BDPs are v1's `ceil` in packets, not floored bytes.
+//! * RTTs are whole ms only with `rate_sampler = "nginx-quic"` (QUIC's `latest_rtt` on
+//!   nginx's clock), else ns; timers run in ns; BDPs are v1's `ceil` in packets, not floored bytes.
 //! * The hard cap is the artifact's `max(gain·BDP, 4)`, without v1's
 //!   quantization budget, while v1's test for ending the 1.25 probing phase
 //!   asks for `quantization_budget(1.25·BDP) + 2` in flight (the artifact's own
