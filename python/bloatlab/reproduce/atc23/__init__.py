@@ -12,11 +12,13 @@ flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pa
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
 "quiche"`: an ACK per 2 packets, then per 10 after the first 100); the algorithms' rate
 samples come from the artifact's sampler (`rate_sampler = "nginx-quic"`, `ngx_sample.c`: the
-reference packet persists across ACKs, on a millisecond clock); every algorithm starts with
+reference packet persists across ACKs, on a millisecond clock, and the RTT the algorithm sees is
+QUIC's `latest_rtt` in whole milliseconds); every algorithm starts with
 32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
 `obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
 allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle
-and DRAIN on the packets in flight without EDT credit); the paper's "BBRv2" is the artifact's
+and DRAIN on the packets in flight without EDT credit, an expired min_rtt refreshed from any ACK,
+delayed or not); the paper's "BBRv2" is the artifact's
 QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the in-flight
 before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in Fig. 7/8.
 

@@ -18,8 +18,8 @@ from .._base import Mode
 # bursts of a few milliseconds out on a ms clock (`ngx_pacing.c`, the core's `pacer =
 # "nginx-quic"`), pacing CUBIC at 2× (slow start) or 1.2× its window per smoothed RTT; the
 # client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`); the rate
-# samples come from the stack's `ngx_sample.c`, whose reference packet outlives its ACK
-# (`rate_sampler = "nginx-quic"`).
+# samples come from the stack's `ngx_sample.c`, whose reference packet outlives its ACK and
+# whose RTT is QUIC's `latest_rtt` in whole milliseconds (`rate_sampler = "nginx-quic"`).
 MSS = 1252
 PACER = "nginx-quic"
 ACK_POLICY = "quiche"
