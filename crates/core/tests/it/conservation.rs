@@ -2,6 +2,7 @@
 //! handed to the sending application reach the receiving one exactly once.
 
 use super::run;
+use bloatlab_core::cc::CC_NAMES;
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -55,17 +56,7 @@ fn scenario(p: Path, ccs: &[serde_json::Value], bytes: &[u64]) -> serde_json::Va
 /// Every algorithm by name, and BBR v1 on the ATC'23 artifact's base.
 fn cca() -> impl Strategy<Value = serde_json::Value> {
     prop_oneof![
-        Just(json!("reno")),
-        Just(json!("cubic")),
-        Just(json!("bbr")),
-        Just(json!("bbr2")),
-        Just(json!("bbr3")),
-        Just(json!("bbr2-quic")),
-        Just(json!("bbr-s")),
-        Just(json!("bbr2-s")),
-        Just(json!("bbr-shallow")),
-        Just(json!("obbr")),
-        Just(json!("b3r")),
+        proptest::sample::select(CC_NAMES).prop_map(|name| json!(name)),
         Just(json!({"kind": "bbr", "artifact_base": true})),
     ]
 }

@@ -1,4 +1,5 @@
 use super::run;
+use bloatlab_core::cc::CC_NAMES;
 use bloatlab_core::metrics::tables::Column;
 use serde_json::json;
 use std::collections::hash_map::DefaultHasher;
@@ -52,20 +53,7 @@ fn a_different_seed_changes_the_random_draws() {
 
 /// Every algorithm at once on one host, on the ATC'23 testbed's QUIC transport and on Linux's.
 fn every_algorithm(seed: u64) -> serde_json::Value {
-    let ccs = [
-        "reno",
-        "cubic",
-        "bbr",
-        "bbr2",
-        "bbr3",
-        "bbr2-quic",
-        "bbr-s",
-        "bbr2-s",
-        "bbr-shallow",
-        "obbr",
-        "b3r",
-    ];
-    let flows: Vec<_> = ccs
+    let flows: Vec<_> = CC_NAMES
         .iter()
         .enumerate()
         .map(|(i, cc)| {
