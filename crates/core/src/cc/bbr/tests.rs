@@ -474,16 +474,23 @@ fn probe_rtt_holds_4_packets_for_200_ms_and_a_round_then_restores_cwnd() {
     assert!(!d.cc.wants_app_limited());
 }
 
-#[test]
-fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
-    let artifact = Params::preset(true, Kernel::V5);
-    let mut d = probe_bw_in_phase_with(&artifact, &steady(), 2);
+/// PROBE_BW (phase 2) with min_rtt 10 ms refreshed, then 11 ms samples until the next ACK
+/// (2 ms later) finds the 10 s window expired.
+fn min_rtt_about_to_expire(p: &Params) -> AckDriver<Bbr> {
+    let mut d = probe_bw_in_phase_with(p, &steady(), 2);
     d.ack(steady());
     let refreshed = d.now;
     let slower = steady().rtt(ms(11));
     while d.now + ms(2) <= refreshed + ms(10_000) {
         d.ack(slower.clone());
     }
+    d
+}
+
+#[test]
+fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
+    let mut d = min_rtt_about_to_expire(&Params::preset(true, Kernel::V5));
+    let slower = steady().rtt(ms(11));
     d.ack(slower.clone());
     assert_eq!(d.cc.state, State::ProbeRtt);
     // The hold starts on the entering ACK although inflight is still far above 4.
@@ -508,13 +515,7 @@ fn an_expired_min_rtt_skips_a_delayed_acks_rtt_on_linux_but_not_on_the_artifact_
         (Params::default(), ms(10)),
         (Params::preset(true, Kernel::V5), ms(30)),
     ] {
-        let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
-        d.ack(steady());
-        let refreshed = d.now;
-        let slower = steady().rtt(ms(11));
-        while d.now + ms(2) <= refreshed + ms(10_000) {
-            d.ack(slower.clone());
-        }
+        let mut d = min_rtt_about_to_expire(&p);
         assert_eq!(d.cc.min_rtt, Some(ms(10)));
         d.ack(steady().rtt(ms(30)).delayed()); // expired now
         assert_eq!(
