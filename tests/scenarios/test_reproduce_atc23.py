@@ -50,7 +50,7 @@ MISSES = {
     # its (paper 2.09×, tolerance 2.93×).
     "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
     # Against BBR oBBR-0.5 takes 62–64 % at R = 1 (paper 40.5 %; 50 % with the paper's
-    # g_max = 2); BBRv2 takes 13–41 % from oBBR at R = 0.5 where CUBIC takes 7–20 %.
+    # g_max = 2); BBRv2 takes 12–41 % from oBBR at R = 0.5 where CUBIC takes 7–20 %.
     "Fig. 12 oBBR-0.5 against BBR at R = 1: oBBR's share",
     "Fig. 12 at R = 0.5, BBRv2's share against oBBR is like CUBIC's",
 }

@@ -8,14 +8,16 @@
 //!   constants** (`ngx_bbr2.c`), the baseline the USENIX ATC'23 oBBR paper calls
 //!   "BBRv2". Use it with the flow's `mss = 1252` and `initial_cwnd = 32` to
 //!   match that stack. Its constants are modelled, plus its 1.5 STARTUP pacing
-//!   gain in Recovery and two structural differences that change how it reacts
+//!   gain in Recovery, two structural differences that change how it reacts
 //!   to loss (`loss_round_restart = false`, `prior_inflight_raw`; see
-//!   the fields). The rest runs on the Linux v2 code; these differences are not
-//!   modelled: bytes instead of packets (its datagram is the 1252-byte MSS, so its
-//!   byte counts are whole packets), a floored BDP without TSO budget, a DRAIN exit at
-//!   `inflight ≤ bdp` without the EDT credit, no ECN, no `is_ack_delayed` check,
-//!   a millisecond clock, and ACKs whose sample has no newer reference packet
-//!   skipping the algorithm.
+//!   the fields), and its PROBE_RTT window taking a delayed ACK's RTT when it
+//!   expires (`delayed_ack_rtt_on_expiry`). Its whole-millisecond RTTs come with
+//!   the flow's `rate_sampler = "nginx-quic"`. The rest runs on the Linux v2 code;
+//!   these differences are not modelled: bytes instead of packets (its datagram is
+//!   the 1252-byte MSS, so its byte counts are whole packets), a floored BDP without
+//!   TSO budget, a DRAIN exit at `inflight ≤ bdp` without the EDT credit, no ECN,
+//!   timers on a millisecond clock, and ACKs whose sample has no newer reference
+//!   packet skipping the algorithm.
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
@@ -204,6 +206,9 @@ pub struct Params {
     /// than one datagram (`ngx_BBR2_MAX_DATAGRAM_SIZE` = `NGX_QUIC_MSS`: one packet) of cwnd
     /// is free. Linux uses `in_net_at_edt(prior_in_flight)` and `tcp_is_cwnd_limited`.
     pub prior_inflight_raw: bool,
+    /// When the PROBE_RTT window has expired, take the next RTT even from a delayed ACK
+    /// (the QUIC port's `ngx_bbr2_update_min_rtt`); Linux waits for one that was not delayed.
+    pub delayed_ack_rtt_on_expiry: bool,
 }
 
 impl Default for Params {
@@ -264,6 +269,7 @@ impl Default for Params {
             v3_refinements: false,
             loss_round_restart: true,
             prior_inflight_raw: false,
+            delayed_ack_rtt_on_expiry: false,
         }
     }
 }
@@ -304,6 +310,7 @@ impl Params {
             fast_path: false,
             loss_round_restart: false,
             prior_inflight_raw: true,
+            delayed_ack_rtt_on_expiry: true,
             ..Params::default()
         }
     }

@@ -147,7 +147,7 @@ fn defaults_match_spec() {
             || p.loss_probe_recovery
             || p.v3_refinements)
     );
-    assert!(p.loss_round_restart && !p.prior_inflight_raw);
+    assert!(p.loss_round_restart && !p.prior_inflight_raw && !p.delayed_ack_rtt_on_expiry);
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn quic_port_defaults_match_the_obbr_artifact() {
     );
     assert!(!q.fast_path && !q.ecn_enabled && !q.full_bw_per_sample);
     // structure: no loss-round restart; PROBE_BW on the in-flight the last ACK left
-    assert!(!q.loss_round_restart && q.prior_inflight_raw);
+    assert!(!q.loss_round_restart && q.prior_inflight_raw && q.delayed_ack_rtt_on_expiry);
 }
 
 #[test]

@@ -6,7 +6,8 @@
 //!
 //! ```text
 //!   expired5  = now > probe_rtt_min_stamp + 5 s                  (before this ACK's sample)
-//!   rtt ≤ probe_rtt_min (v3: <), or expired5 and not a delayed ACK → probe_rtt_min = rtt, stamp = now
+//!   rtt ≤ probe_rtt_min (v3: <), or expired5 and not a delayed ACK (the QUIC port: any ACK)
+//!                                                                → probe_rtt_min = rtt, stamp = now
 //!   probe_rtt_min ≤ min_rtt, or now > min_rtt_stamp + 10 s       → min_rtt = probe_rtt_min (and its stamp)
 //!   expired5, not restarting from idle, not in PROBE_RTT         → PROBE_RTT
 //!   PROBE_RTT: cwnd ≤ max(4, bdp(bw, 0.5)); connection marked app-limited on every ACK;
@@ -40,7 +41,8 @@ impl Bbr2 {
                 Some(m) if p.v3_refinements => rtt < m,
                 Some(m) => rtt <= m,
             };
-            if lower || (probe_rtt_expired && !rs.is_ack_delayed) {
+            let usable_on_expiry = !rs.is_ack_delayed || p.delayed_ack_rtt_on_expiry;
+            if lower || (probe_rtt_expired && usable_on_expiry) {
                 self.probe_rtt_min = Some(rtt);
                 self.probe_rtt_min_stamp = now;
             }

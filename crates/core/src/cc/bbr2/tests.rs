@@ -509,6 +509,28 @@ fn an_equal_rtt_sample_defers_probe_rtt_in_v2_but_not_in_v3() {
 }
 
 #[test]
+fn an_expired_probe_rtt_window_skips_a_delayed_acks_rtt_on_linux_but_not_in_the_quic_port() {
+    for (p, takes) in [(Params::default(), false), (Params::quic(), true)] {
+        let mut d = drive_to_cruise(p);
+        let stamp = d.cc.probe_rtt_min_stamp;
+        let window = Duration::from_millis(d.cc.p.probe_rtt_window_ms);
+        let mut k = 0;
+        while d.now + us(1024) <= stamp + window {
+            k += 1;
+            d.ack(rising_rtt(k));
+        }
+        let before = d.cc.probe_rtt_min;
+        let late = ack(2, us(1024), us(30_000), 16, RTT);
+        d.ack(Ack {
+            delayed: true,
+            ..late
+        }); // the window has expired now
+        let expected = if takes { Some(us(30_000)) } else { before };
+        assert_eq!(d.cc.probe_rtt_min, expected);
+    }
+}
+
+#[test]
 fn probe_rtt_returns_to_startup_if_the_pipe_was_never_full() {
     let mut d = driver(Params::default());
     // No valid rate sample, so no round and no plateau; RTT samples never lower.
