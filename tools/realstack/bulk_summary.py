@@ -47,6 +47,7 @@ def quantile(values: list[int], q: float) -> float:
 
 
 Series = dict[str, tuple[str, list[float], list[int]]]
+BIN = 0.5  # s: the rate bins of the delivered shares and the lead changes
 
 
 def acked(path: Path) -> Series:
@@ -71,7 +72,7 @@ def cumulative(times: list[float], values: list[int], t: float) -> float:
     return v1 + (v2 - v1) * (t - t1) / (t2 - t1)
 
 
-def delivered(series: Series, warmup: float, step: float = 0.5) -> dict[str, list[float]]:
+def delivered(series: Series, warmup: float, step: float = BIN) -> dict[str, list[float]]:
     """Each algorithm's delivery rate (b/s, summed over its flows) in bins of `step` s from
     `warmup` s to the last sample."""
     end = max(times[-1] for _, times, _ in series.values())
@@ -115,9 +116,9 @@ def main() -> None:
             + ", ".join(f"{cc} {r / 1e6:.2f} Mb/s ({r / total:.1%})" for cc, r in mean.items())
         )
     if len(rates) == 2:
-        seconds = len(next(iter(rates.values()))) * 0.5
+        seconds = len(next(iter(rates.values()))) * BIN
         flips = alternations(*rates.values())
-        print(f"the lead changed {flips} times in {seconds:g} s (0.5 s bins, 2 s smoothing)")
+        print(f"the lead changed {flips} times in {seconds:g} s ({BIN:g} s bins, 2 s smoothing)")
     before, after = counters(out / "nstat.before"), counters(out / "nstat.after")
     sent = after["TcpOutSegs"] - before["TcpOutSegs"]
     retrans = after["TcpRetransSegs"] - before["TcpRetransSegs"]

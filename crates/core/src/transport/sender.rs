@@ -436,8 +436,11 @@ impl TcpSender {
         rs: &mut RateSample,
     ) {
         let seq_rtt = first_ackt.or(first_sackt).map(|t| now - t);
-        let ca_rtt = last_sackt.or(last_ackt).map(|t| now - t);
-        rs.rtt = last_sackt.or(last_ackt).map(|t| self.rate.rtt(now, t));
+        // The newest packet this ACK covers: RTT for the connection, and for the algorithm
+        // on the rate sampler's clock.
+        let newest_sent = last_sackt.or(last_ackt);
+        let ca_rtt = newest_sent.map(|t| now - t);
+        rs.rtt = newest_sent.map(|t| self.rate.rtt(now, t));
         if let Some(ca) = ca_rtt {
             self.rtt.update_min(now, ca, pkt.delayed);
         }
