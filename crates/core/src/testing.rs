@@ -128,6 +128,9 @@ impl<C: CongestionControl> AckDriver<C> {
         if a.acked > 0 {
             self.conn.delivered_time = self.now;
         }
+        if a.lost > 0 {
+            self.cc.on_loss_detected(self.now, &self.conn);
+        }
         let rs = RateSample {
             delivered: a.sample.map(|(d, _)| d),
             interval: a.sample.map(|(_, i)| i),
@@ -137,6 +140,10 @@ impl<C: CongestionControl> AckDriver<C> {
             prior_time: a
                 .sample
                 .map(|(_, i)| Time::from_nanos(self.now.as_nanos().saturating_sub(i.as_nanos()))),
+            // The reference packet is the one whose RTT this ACK measured.
+            prior_sent: a
+                .rtt
+                .map(|rtt| Time::from_nanos(self.now.as_nanos().saturating_sub(rtt.as_nanos()))),
             acked_sacked: a.acked,
             losses: a.lost,
             prior_in_flight,

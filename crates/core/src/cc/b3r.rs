@@ -193,6 +193,10 @@ impl CongestionControl for B3r {
         self.bbr.on_rto(now, conn, new_episode);
     }
 
+    fn on_loss_detected(&mut self, now: Time, conn: &Conn) {
+        self.bbr.on_loss_detected(now, conn);
+    }
+
     fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
         self.bbr.on_packet_sent(now, conn, sent);
     }

@@ -19,6 +19,7 @@
 //! | `on_ack`             | `tcp_cong_control` (after `tcp_rate_gen`), every ACK  |
 //! | `on_recovery_start`  | `tcp_enter_recovery` → `ssthresh()`                   |
 //! | `on_rto`             | `tcp_enter_loss` → `ssthresh()`, cwnd = inflight + 1, `set_state(Loss)` |
+//! | `on_loss_detected`   | RACK marks packets lost (QUIC stacks' per-loss `on_lost`) |
 //! | `on_packet_sent`     | per transmitted segment (PRR's `prr_out`)             |
 //! | `on_tx_start`        | `cwnd_event(CA_EVENT_TX_START)` (restart after idle)  |
 //! | `on_window_validation` | `tcp_cwnd_restart`, `tcp_cwnd_application_limited` (RFC 2861; classic algorithms only) |
@@ -203,6 +204,10 @@ pub trait CongestionControl {
     /// Retransmission timeout (Linux `tcp_enter_loss`). `new_episode` is false when
     /// the RTO repeats within a loss episode already being handled (no new ssthresh).
     fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool);
+
+    /// Loss detection marked packets lost (on an ACK, before `on_ack`, or on the reorder
+    /// timer): the QUIC stacks' per-loss `on_lost` (`ngx_bbr_on_lost`).
+    fn on_loss_detected(&mut self, _now: Time, _conn: &Conn) {}
 
     fn on_packet_sent(&mut self, _now: Time, _conn: &Conn, _sent: &SentPacket) {}
 

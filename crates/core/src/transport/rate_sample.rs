@@ -104,6 +104,9 @@ pub struct RateSample {
     /// `delivered` snapshot of the reference packet.
     pub prior_delivered: u64,
     pub prior_time: Option<Time>,
+    /// When the reference packet was sent, on the sampler's clock (Linux
+    /// `first_tx_mstamp` after the update; the nginx-quic sampler's `po_sent_time`).
+    pub prior_sent: Option<Time>,
     /// Packets newly acked or sacked by this ACK.
     pub acked_sacked: u32,
     /// Packets newly marked lost while processing this ACK.
@@ -147,6 +150,7 @@ impl RateSample {
     fn keep_reference(&mut self, kept: &RateSample) {
         self.prior_delivered = kept.prior_delivered;
         self.prior_time = kept.prior_time;
+        self.prior_sent = kept.prior_sent;
         self.is_app_limited = kept.is_app_limited;
         self.is_retrans = kept.is_retrans;
         self.tx_in_flight = kept.tx_in_flight;
@@ -265,6 +269,7 @@ impl RateState {
             rs.ref_delivered_ce = snap.delivered_ce;
             rs.ref_end_seq = end_seq;
             self.first_tx_time = sent;
+            rs.prior_sent = Some(sent);
             rs.send_interval = sent.saturating_since(snap.first_tx_time);
         }
         if by_sack {

@@ -7,7 +7,7 @@
 //!  2. cumulative ACK → acked segments        (tcp_clean_rtx_queue)
 //!     each delivered segment feeds rate sampling, RACK, and the RTT samples
 //!  3. RTT estimator, RTO, min RTT            (tcp_ack_update_rtt)
-//!  4. RACK marks losses                      (tcp_rack_mark_lost)
+//!  4. RACK marks losses                      (tcp_rack_mark_lost; the algorithm hears of them)
 //!  5. CA state: leave Recovery/Loss at high_seq, enter Recovery on loss
 //!  6. rate sample                            (tcp_rate_gen)
 //!  7. congestion control                     (tcp_cong_control)
@@ -382,6 +382,10 @@ impl TcpSender {
         let reo_wnd = self.reo_wnd();
         let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
         self.rate.lost += det.newly_lost as u64;
+        if det.newly_lost > 0 {
+            let conn = conn_view(self, now, advanced);
+            self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
+        }
         if det.reorder_deadline.is_some() {
             self.reo_deadline = det.reorder_deadline;
         }
@@ -864,6 +868,8 @@ impl TcpSender {
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
             self.rate.lost += det.newly_lost as u64;
+            let conn = conn_view(self, now, false);
+            self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
             if self.ca_state < CaState::Recovery {
                 self.update_ca_state(now, false);
                 if !self.cc_config.is_model_based() {

@@ -7,6 +7,8 @@
 //!          first ACK of Recovery       → packet conservation for one round:
 //!                                        cwnd = max(cwnd, inflight + acked)
 //!          leaving Recovery/Loss       → cwnd = max(cwnd, prior_cwnd)
+//!          (`recovery_epoch = "artifact"`: the artifact's epoch, `recovery.rs`, in place of
+//!           TCP's Recovery state; cwnd is saved at every loss, not at Recovery's start)
 //!          otherwise, target = quantization_budget(bdp(bw, cwnd_gain) + aggregation_cwnd)
 //!            full_bw_reached           → cwnd = min(cwnd + acked, target)
 //!            cwnd < target or delivered < 10 → cwnd += acked        (never shrinks in STARTUP)
@@ -21,7 +23,7 @@
 //! and then runs `bbr_set_state(TCP_CA_Loss)`. An idle restart paces PROBE_BW at
 //! 1.0 × bw and may end PROBE_RTT.
 
-use super::{model, Bbr, State, TCP_INIT_CWND};
+use super::{model, Bbr, RecoveryEpochRule, State, TCP_INIT_CWND};
 use crate::cc::{CaState, Conn};
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -52,8 +54,13 @@ impl Bbr {
     }
 
     /// Linux `bbr_save_cwnd`: remember the last good cwnd before recovery or PROBE_RTT.
+    /// (The artifact's `ngx_bbr_save_cwnd` asks its own epoch whether recovery has cut cwnd.)
     pub(super) fn save_cwnd(&mut self) {
-        if self.prev_ca_state < CaState::Recovery && self.state != State::ProbeRtt {
+        let in_recovery = match self.p.recovery_epoch {
+            RecoveryEpochRule::Tcp => self.prev_ca_state >= CaState::Recovery,
+            RecoveryEpochRule::Artifact => self.epoch.in_recovery(),
+        };
+        if !in_recovery && self.state != State::ProbeRtt {
             self.prior_cwnd = self.cwnd;
         } else {
             // Recovery or PROBE_RTT has already cut cwnd: keep the larger value.
@@ -73,19 +80,34 @@ impl Bbr {
 
     /// Linux `bbr_set_cwnd_to_recover_or_restore`: returns the cwnd to build on and
     /// whether packet conservation decides it alone.
+    /// Under the artifact's epoch (`ngx_bbr_modulate_cwnd_for_recovery`) the epoch decides
+    /// entry and exit instead of TCP's Recovery state; leaving an RTO's Loss state still restores.
     fn recover_or_restore(&mut self, conn: &Conn, rs: &RateSample, acked: u32) -> (u32, bool) {
         let (prev, state) = (self.prev_ca_state, conn.ca_state);
+        let (enters, leaves) = match self.p.recovery_epoch {
+            RecoveryEpochRule::Tcp => (
+                state == CaState::Recovery && prev != CaState::Recovery,
+                prev >= CaState::Recovery && state < CaState::Recovery,
+            ),
+            RecoveryEpochRule::Artifact => {
+                let enters = self.epoch.take_entry();
+                let leaves = !enters
+                    && (self.epoch.take_exit()
+                        || (prev == CaState::Loss && state < CaState::Recovery));
+                (enters, leaves)
+            }
+        };
         let mut cwnd = self.cwnd;
         if rs.losses > 0 {
             cwnd = cwnd.saturating_sub(rs.losses).max(1);
         }
-        if state == CaState::Recovery && prev != CaState::Recovery {
+        if enters {
             // First round of Recovery: packet conservation, and the round starts now.
             self.packet_conservation = true;
             self.next_rtt_delivered = conn.delivered;
             // Cut unused cwnd from app behaviour, TSQ or TSO deferral.
             cwnd = conn.inflight + acked;
-        } else if prev >= CaState::Recovery && state < CaState::Recovery {
+        } else if leaves {
             // Leaving loss recovery: restore the cwnd saved when it began.
             cwnd = cwnd.max(self.prior_cwnd);
             self.packet_conservation = false;

@@ -24,6 +24,15 @@ impl Bbr {
         self.check_drain(now, conn);
         self.update_min_rtt(now, conn, rs);
         self.update_gains();
+        // `ngx_bbr_update_recovery_mode`, which the artifact runs for valid samples only.
+        if let (Some(sent), true) = (rs.prior_sent, rs.interval.is_some()) {
+            self.epoch.on_sample(sent);
+        }
+    }
+
+    /// Inside the artifact's recovery epoch (oBBR's gain stops regrowing there).
+    pub(crate) fn in_artifact_recovery(&self) -> bool {
+        self.epoch.in_recovery()
     }
 
     /// The second half of `bbr_main`: pace at `pacing_gain × bw()`, then size cwnd

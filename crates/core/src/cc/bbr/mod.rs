@@ -46,7 +46,9 @@
 //! `model.rs` (bdp, quantization budget, TSO goal, in_net_at_edt, `update_bw`);
 //! `filters.rs` (windowed min/max, the [`BwFilter`] interface); `long_term.rs`
 //! (policer) and `ack_aggregation.rs` (`extra_acked`); `control.rs` (pacing rate,
-//! cwnd, loss and idle hooks); `params.rs` ([`Params`]); `hooks.rs` (the
+//! cwnd, loss and idle hooks); `recovery.rs` (the oBBR artifact's recovery epoch, which
+//! `recovery_epoch = "artifact"` puts in place of TCP's Recovery state); `params.rs`
+//! ([`Params`]); `hooks.rs` (the
 //! two halves of `bbr_main` and the accessors variants such as oBBR and B3R
 //! compose with, plus `percentile.rs`, BBR-S's bandwidth filter).
 //!
@@ -196,13 +198,14 @@ mod params;
 pub mod percentile;
 mod probe_bw;
 mod probe_rtt;
+mod recovery;
 mod startup;
 #[cfg(test)]
 mod tests;
 
 pub(crate) use ack_aggregation::AckAggregation;
 pub use filters::{BwFilter, MaxBwFilter, WindowedFilter};
-pub use params::{Kernel, Params};
+pub use params::{Kernel, Params, RecoveryEpochRule};
 pub use percentile::{PercentileFilter, PercentileHistory};
 pub(crate) use probe_rtt::{HoldStep, ProbeRttHold};
 pub(crate) use startup::FullBw;
@@ -213,6 +216,7 @@ use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
 use long_term::LongTermBw;
+pub(crate) use recovery::RecoveryEpoch;
 
 /// BBR's operating mode (Linux `enum bbr_mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,6 +283,8 @@ pub struct Bbr {
 
     prior_cwnd: u32,
     prev_ca_state: CaState,
+    /// The artifact's recovery epoch, kept under either rule (oBBR's gain reads it).
+    epoch: RecoveryEpoch,
     packet_conservation: bool,
     idle_restart: bool,
     pacing_gain: f64,
@@ -325,6 +331,7 @@ impl Bbr {
             app_limited_requested: false,
             prior_cwnd: 0,
             prev_ca_state: CaState::Open,
+            epoch: RecoveryEpoch::default(),
             packet_conservation: false,
             idle_restart: false,
             pacing_gain,
@@ -398,15 +405,29 @@ impl CongestionControl for Bbr {
         self.set_outputs(conn, rs, self.cwnd_gain);
     }
 
-    /// `tcp_enter_recovery` → `bbr_ssthresh` → `bbr_save_cwnd`.
+    /// `tcp_enter_recovery` → `bbr_ssthresh` → `bbr_save_cwnd` (under the artifact's
+    /// epoch the save happens at each loss instead).
     fn on_recovery_start(&mut self, now: Time, _conn: &Conn) {
         self.start_clock(now);
-        self.save_cwnd();
+        if self.p.recovery_epoch == RecoveryEpochRule::Tcp {
+            self.save_cwnd();
+        }
     }
 
+    /// `ngx_bbr_on_lost`: the artifact's epoch restarts; under its rule cwnd is saved.
+    fn on_loss_detected(&mut self, now: Time, _conn: &Conn) {
+        self.start_clock(now);
+        if self.p.recovery_epoch == RecoveryEpochRule::Artifact {
+            self.save_cwnd();
+        }
+        self.epoch.on_loss(now);
+    }
+
+    /// `tcp_enter_loss`; the artifact's epoch ends as at persistent congestion.
     fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
         self.start_clock(now);
         self.enter_loss(conn, new_episode);
+        self.epoch.cancel();
     }
 
     fn on_packet_sent(&mut self, now: Time, _conn: &Conn, _sent: &SentPacket) {

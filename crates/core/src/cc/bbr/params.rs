@@ -22,6 +22,20 @@ pub enum Kernel {
     V4_17,
 }
 
+/// What opens and closes the loss-recovery epoch in which BBR conserves packets for a
+/// round and after which it restores its saved cwnd.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RecoveryEpochRule {
+    /// Linux: TCP's Recovery state, from the first loss until everything outstanding then
+    /// is acknowledged (`bbr_set_cwnd_to_recover_or_restore` on `icsk_ca_state`).
+    #[default]
+    Tcp,
+    /// The oBBR artifact's QUIC BBR: its own epoch, which every loss extends
+    /// (`ngx_bbr_update_recovery_mode`; `recovery.rs`).
+    Artifact,
+}
+
 /// BBR v1 parameters. Gains are plain factors (Linux's k/256 fractions are exact in `f64`).
 /// (`remote = "Self"`: the derived field-by-field code becomes the inherent
 /// `Params::deserialize` and `Params::serialize`, which the trait impls below wrap with the
@@ -52,8 +66,8 @@ pub struct Params {
     /// If positive, the hold is at most this many smoothed RTTs (the artifact: 2).
     pub probe_rtt_srtt_cap: f64,
     /// Run the oBBR artifact's nginx-quic BBR base instead: in a table, the preset for
-    /// `extra_acked_gain`, `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`
-    /// and `probe_rtt_srtt_cap` ([`Params::preset`]); and, its QUIC stack having no EDT, the
+    /// `extra_acked_gain`, `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`,
+    /// `probe_rtt_srtt_cap` and `recovery_epoch` ([`Params::preset`]); and, its QUIC stack having no EDT, the
     /// gain cycle and DRAIN test the packets in flight as they are (`sampler->prior_inflight`,
     /// `sampler->in_flight`), and an expired min_rtt takes the next sample even from a
     /// delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
@@ -63,6 +77,8 @@ pub struct Params {
     /// `extra_acked_gain = 0`; no +2 in the probing phase, DRAIN and gain-cycle checks on
     /// packets in flight; see [`Kernel`]).
     pub kernel: Kernel,
+    /// `"tcp"` (Linux) or `"artifact"` (the `artifact_base` preset): see [`RecoveryEpochRule`].
+    pub recovery_epoch: RecoveryEpochRule,
     /// cwnd floor and PROBE_RTT cwnd, packets (`bbr_cwnd_min_target`).
     pub min_cwnd: u32,
     /// STARTUP keeps going while max_bw grows by this factor per round.
@@ -112,6 +128,7 @@ impl Default for Params {
             probe_rtt_srtt_cap: 0.0,
             artifact_base: false,
             kernel: Kernel::default(),
+            recovery_epoch: RecoveryEpochRule::Tcp,
             min_cwnd: CWND_MIN_TARGET,
             full_bw_thresh: FULL_BW_THRESH,
             full_bw_rounds: FULL_BW_ROUNDS,
@@ -156,7 +173,8 @@ impl Params {
     /// where those differ in v1 parameters. `kernel = "4.17"`: no ACK-aggregation allowance
     /// (v5.1 added it). `artifact_base`: no ACK-aggregation allowance, no pacing margin, no
     /// long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the entering
-    /// ACK (and, in `in_net_at_edt`, the packets in flight without EDT credit).
+    /// ACK, its own recovery epoch (and, in `in_net_at_edt`, the packets in flight without
+    /// EDT credit).
     pub fn preset(artifact_base: bool, kernel: Kernel) -> Self {
         let linux = Params {
             artifact_base,
@@ -180,6 +198,7 @@ impl Params {
             lt_enabled: false,
             probe_rtt_wait_for_drain: false,
             probe_rtt_srtt_cap: ARTIFACT_PROBE_RTT_SRTTS,
+            recovery_epoch: RecoveryEpochRule::Artifact,
             ..own
         }
     }

@@ -578,6 +578,59 @@ fn recovery_conserves_packets_for_one_round_then_restores_prior_cwnd() {
     assert_eq!(d.cc.cwnd(), 27); // 28 − 3 lost + 2 acked
 }
 
+/// BBR under the artifact's recovery epoch, in PROBE_BW's phase 2 with cwnd 28.
+fn artifact_epoch_at_28() -> AckDriver<Bbr> {
+    let p = Params {
+        recovery_epoch: RecoveryEpochRule::Artifact,
+        ..Params::default()
+    };
+    let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+    d.acks(3, steady());
+    assert_eq!(d.cc.cwnd(), 28);
+    d
+}
+
+#[test]
+fn under_the_artifacts_epoch_the_loss_ack_starts_conservation_and_a_later_packet_restores() {
+    let mut d = artifact_epoch_at_28();
+    d.conn.inflight = 20;
+    // t0: no TCP Recovery. The loss saves cwnd; the sample's packet, sent at t0 − 10 ms,
+    // was sent before it, so this ACK opens the epoch.
+    d.ack(steady().lost(1));
+    assert!(d.cc.in_artifact_recovery());
+    assert_eq!((d.cc.prior_cwnd, d.cc.cwnd()), (28, 19)); // inflight 17 + acked 2
+    for _ in 0..4 {
+        d.ack(steady());
+        assert_eq!(d.cc.cwnd(), 19);
+    }
+    d.ack(steady()); // t0 + 10 ms: the round ends; its packet was sent at t0, not after
+    assert!(d.cc.in_artifact_recovery());
+    assert_eq!(d.cc.cwnd(), 21);
+    d.ack(steady()); // t0 + 12 ms: a packet sent after the loss closes the epoch
+    assert!(!d.cc.in_artifact_recovery());
+    assert_eq!(d.cc.cwnd(), 28); // max(21, prior_cwnd 28); without the restore 23
+}
+
+#[test]
+fn under_the_artifacts_epoch_every_loss_moves_its_end() {
+    let mut d = artifact_epoch_at_28();
+    d.ack(steady().lost(1)); // t0
+    d.acks(4, steady());
+    d.ack(steady().lost(1)); // t0 + 10 ms: inside the epoch, which now ends after t0 + 10
+    assert_eq!(
+        d.cc.prior_cwnd, 28,
+        "a save inside the epoch keeps the larger cwnd"
+    );
+    for _ in 0..5 {
+        d.ack(steady()); // t0 + 12 … 20 ms acknowledge packets sent at t0 + 2 … 10 ms
+        assert!(d.cc.in_artifact_recovery());
+    }
+    d.ack(steady()); // t0 + 22 ms: sent at t0 + 12 ms
+    assert!(!d.cc.in_artifact_recovery());
+    // TCP's Recovery state never changed: the transport's rule is not consulted.
+    assert_eq!(d.conn.ca_state, CaState::Open);
+}
+
 #[test]
 fn rto_collapses_cwnd_to_inflight_plus_one_and_it_grows_back() {
     let mut d = probe_bw_in_phase(&steady(), 2);

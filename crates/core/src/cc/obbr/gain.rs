@@ -1,4 +1,4 @@
-//! oBBR's adaptive cwnd gain `g` and the recovery epoch that gates its regrowth.
+//! oBBR's adaptive cwnd gain `g`.
 //!
 //! ```text
 //!   loss on this ACK:   g = min(1 + μ · (rtt_latest − min_rtt) / min_rtt, g_max)     (set, not min(g, ·))
@@ -15,7 +15,8 @@
 //! subtraction `rtt_latest − min_rtt` is unsigned: below min_rtt it wraps and g
 //! saturates to g_max; `clamp_rtt_excess` clamps the excess at 0 instead.
 //!
-//! The recovery epoch is oBBR's base BBR's, not the transport's: every loss
+//! The recovery epoch that stops g regrowing is the artifact BBR's, not the
+//! transport's (`Bbr::in_artifact_recovery`, `cc/bbr/recovery.rs`): every loss
 //! (re)starts it, and it ends on the first ACK for a packet sent after the
 //! latest loss, so repeated losses keep g from regrowing.
 
@@ -31,9 +32,6 @@ pub(super) struct AdaptiveGain {
     pub rtt_latest: Option<Duration>,
     /// When a loss was last detected (the artifact's `loss_timer`).
     pub last_loss: Option<Time>,
-    /// The artifact's `recovery_start_time` (0 there = `None` here).
-    recovery_start: Option<Time>,
-    pub in_recovery: bool,
 }
 
 impl AdaptiveGain {
@@ -42,22 +40,16 @@ impl AdaptiveGain {
             g,
             rtt_latest: None,
             last_loss: None,
-            recovery_start: None,
-            in_recovery: false,
         }
     }
 
-    /// A loss was detected now (`ngx_bbr_on_lost`: refreshes the recovery epoch).
-    pub fn on_loss(&mut self, now: Time) {
-        self.last_loss = Some(now);
-        self.recovery_start = Some(now);
-    }
-
-    /// `update_cc_mode`'s gain step. `bdp1` is `max(bdp(max_bw, 1), min_cwnd)` packets.
+    /// `update_cc_mode`'s gain step. `bdp1` is `max(bdp(max_bw, 1), min_cwnd)` packets;
+    /// `in_recovery`: inside the artifact BBR's recovery epoch.
     pub fn on_ack(
         &mut self,
         p: &Params,
         lost: bool,
+        in_recovery: bool,
         acked: u32,
         min_rtt: Option<Duration>,
         bdp1: u32,
@@ -70,27 +62,9 @@ impl AdaptiveGain {
                 _ => f64::INFINITY,
             };
             self.g = (1.0 + p.mu * excess).min(p.g_max);
-        } else if !self.in_recovery {
+        } else if !in_recovery {
             self.g = (self.g + p.alpha * acked as f64 / bdp1.max(1) as f64).min(p.g_max);
         }
-    }
-
-    /// `ngx_bbr_update_recovery_mode`: `sent` is the send time of the newest packet
-    /// this ACK delivered (`po_sent_time`).
-    pub fn update_recovery(&mut self, sent: Time) {
-        let before_loss = self.recovery_start.is_some_and(|s| sent <= s);
-        if before_loss && !self.in_recovery {
-            self.in_recovery = true;
-        } else if !before_loss && self.in_recovery {
-            self.in_recovery = false;
-            self.recovery_start = None;
-        }
-    }
-
-    /// `ngx_bbr_reset_cwnd` (persistent congestion): leave recovery.
-    pub fn cancel_recovery(&mut self) {
-        self.in_recovery = false;
-        self.recovery_start = None;
     }
 
     /// The gain `set_cwnd` uses: the probing floor and the no-loss boost on top of `g`.

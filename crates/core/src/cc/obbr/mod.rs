@@ -301,8 +301,6 @@ pub struct Obbr {
     drop: BwDrop,
     /// `Bbr::entries()` when last looked at: a change means BBR entered a mode.
     seen_entries: u64,
-    /// `conn.lost` at the previous ACK.
-    seen_lost: u64,
     /// The gain the last `set_cwnd` used.
     gain_used: f64,
 }
@@ -321,7 +319,6 @@ impl Obbr {
             drop: BwDrop::new(p.k, scoring),
             gain: AdaptiveGain::new(g),
             seen_entries: bbr.entries(),
-            seen_lost: 0,
             gain_used: g,
             bbr,
             p,
@@ -365,8 +362,15 @@ impl Obbr {
         }
         let min_rtt = self.bbr.min_rtt();
         let bdp1 = model::bdp(self.bbr.max_bw(), min_rtt, 1.0).max(self.bbr.params().min_cwnd);
-        self.gain
-            .on_ack(&self.p, lost_now, rs.acked_sacked, min_rtt, bdp1);
+        let in_recovery = self.bbr.in_artifact_recovery();
+        self.gain.on_ack(
+            &self.p,
+            lost_now,
+            in_recovery,
+            rs.acked_sacked,
+            min_rtt,
+            bdp1,
+        );
         let max_bw = self.bbr.max_bw();
         let action = self.drop.on_ack(
             &self.p,
@@ -393,11 +397,8 @@ impl Obbr {
 impl CongestionControl for Obbr {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
         self.sync_mode();
-        let lost_now = conn.lost > self.seen_lost;
-        self.seen_lost = conn.lost;
-        if lost_now {
-            self.gain.on_loss(now);
-        }
+        // The artifact's `sampler->loss`: losses this ACK's detection found.
+        let lost_now = rs.losses > 0;
         if rs.rtt.is_some() {
             self.gain.rtt_latest = rs.rtt;
         }
@@ -414,11 +415,6 @@ impl CongestionControl for Obbr {
         if self.bbr.state() == State::ProbeRtt {
             self.drop.restart_window();
         }
-        if let Some(rtt) = rs.rtt {
-            let sent = Time::from_nanos(now.as_nanos().saturating_sub(rtt.as_nanos()));
-            self.gain.update_recovery(sent);
-        }
-
         let gain = self.gain.effective(&self.p, now, self.bbr.pacing_gain());
         self.bbr.set_outputs(conn, rs, gain);
         if rs.acked_sacked > 0 && self.gain.g < self.p.g_max {
@@ -432,10 +428,16 @@ impl CongestionControl for Obbr {
         self.bbr.on_recovery_start(now, conn);
     }
 
+    /// `ngx_quic_congestion_lost`: the loss timer (`loss_timer`) and the base's epoch.
+    fn on_loss_detected(&mut self, now: Time, conn: &Conn) {
+        self.gain.last_loss = Some(now);
+        self.bbr.on_loss_detected(now, conn);
+    }
+
     fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
         self.bbr.on_rto(now, conn, new_episode);
         self.sync_mode();
-        self.gain.cancel_recovery();
+        self.gain.last_loss = Some(now);
     }
 
     fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
