@@ -67,10 +67,10 @@ pub struct Params {
     pub probe_rtt_srtt_cap: f64,
     /// Run the oBBR artifact's nginx-quic BBR base instead: in a table, the preset for
     /// `extra_acked_gain`, `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`,
-    /// `probe_rtt_srtt_cap` and `recovery_epoch` ([`Params::preset`]); and, its QUIC stack having no EDT, the
-    /// gain cycle and DRAIN test the packets in flight as they are (`sampler->prior_inflight`,
-    /// `sampler->in_flight`), and an expired min_rtt takes the next sample even from a
-    /// delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
+    /// `probe_rtt_srtt_cap` and `recovery_epoch` ([`Params::preset`]); and, its QUIC stack
+    /// having no EDT, the gain cycle and DRAIN test the packets in flight as they are
+    /// (`sampler->prior_inflight`, `sampler->in_flight`), and an expired min_rtt takes the
+    /// next sample even from a delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
     pub artifact_base: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
     /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, the preset's
