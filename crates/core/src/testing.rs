@@ -137,13 +137,9 @@ impl<C: CongestionControl> AckDriver<C> {
             prior_delivered: a
                 .sample
                 .map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
-            prior_time: a
-                .sample
-                .map(|(_, i)| Time::from_nanos(self.now.as_nanos().saturating_sub(i.as_nanos()))),
+            prior_time: a.sample.map(|(_, i)| self.now.saturating_sub(i)),
             // The reference packet is the one whose RTT this ACK measured.
-            prior_sent: a
-                .rtt
-                .map(|rtt| Time::from_nanos(self.now.as_nanos().saturating_sub(rtt.as_nanos()))),
+            prior_sent: a.rtt.map(|rtt| self.now.saturating_sub(rtt)),
             acked_sacked: a.acked,
             losses: a.lost,
             prior_in_flight,

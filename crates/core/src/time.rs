@@ -38,8 +38,16 @@ impl Time {
     pub const fn as_nanos(self) -> u64 {
         self.0
     }
+    /// Whole milliseconds, floored (a millisecond clock such as jiffies or `ngx_current_msec`).
+    pub const fn as_millis(self) -> u64 {
+        self.0 / 1_000_000
+    }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / NANOS_PER_SEC as f64
+    }
+    /// `self - d`, or zero if `d` reaches back before it.
+    pub fn saturating_sub(self, d: Duration) -> Time {
+        Time(self.0.saturating_sub(d.0))
     }
     /// `self - earlier`, or zero if `earlier` is later.
     pub fn saturating_since(self, earlier: Time) -> Duration {

@@ -240,7 +240,7 @@ mod tests {
             b.arrive(at, Packet::data(0, 0, 1448, false, at)).unwrap();
         }
         let d = drain(&mut b, at);
-        let times: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos() / 1_000_000).collect();
+        let times: Vec<u64> = d.iter().map(|(s, _)| s.as_millis()).collect();
         assert_eq!(times, vec![3, 4]);
     }
 
@@ -259,9 +259,7 @@ mod tests {
         }
         let d = drain(&mut b, Time::ZERO);
         assert_eq!(
-            d.iter()
-                .map(|(s, _)| s.as_nanos() / 1_000_000)
-                .collect::<Vec<_>>(),
+            d.iter().map(|(s, _)| s.as_millis()).collect::<Vec<_>>(),
             vec![10, 10, 10]
         );
     }

@@ -151,7 +151,7 @@ mod tests {
         let mut c = t.cursor();
         let times: Vec<u64> = (0..6)
             .map(|_| {
-                let x = c.time(&t).as_nanos() / 1_000_000;
+                let x = c.time(&t).as_millis();
                 c.advance(&t);
                 x
             })

@@ -381,11 +381,7 @@ impl TcpSender {
         // loss detection
         let reo_wnd = self.reo_wnd();
         let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
-        self.rate.lost += det.newly_lost as u64;
-        if det.newly_lost > 0 {
-            let conn = conn_view(self, now, advanced);
-            self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
-        }
+        self.losses_detected(now, det.newly_lost, advanced);
         if det.reorder_deadline.is_some() {
             self.reo_deadline = det.reorder_deadline;
         }
@@ -861,15 +857,24 @@ impl TcpSender {
         )
     }
 
+    /// RACK marked `newly_lost` packets lost: count them for the rate sampler and tell the
+    /// algorithm (the QUIC stacks' per-loss `on_lost`).
+    fn losses_detected(&mut self, now: Time, newly_lost: u32, snd_una_advanced: bool) {
+        if newly_lost == 0 {
+            return;
+        }
+        self.rate.lost += newly_lost as u64;
+        let conn = conn_view(self, now, snd_una_advanced);
+        self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
+    }
+
     /// `tcp_rack_reo_timeout`.
     fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
         let reo_wnd = self.reo_wnd();
         let det = self.rack.detect(now, &mut self.sb, reo_wnd);
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
-            self.rate.lost += det.newly_lost as u64;
-            let conn = conn_view(self, now, false);
-            self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
+            self.losses_detected(now, det.newly_lost, false);
             if self.ca_state < CaState::Recovery {
                 self.update_ca_state(now, false);
                 if !self.cc_config.is_model_based() {

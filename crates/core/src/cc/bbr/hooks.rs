@@ -25,7 +25,7 @@ impl Bbr {
         self.update_min_rtt(now, conn, rs);
         self.update_gains();
         // `ngx_bbr_update_recovery_mode`, which the artifact runs for valid samples only.
-        if let (Some(sent), true) = (rs.prior_sent, rs.interval.is_some()) {
+        if let (Some(sent), Some(_)) = (rs.prior_sent, rs.interval) {
             self.epoch.on_sample(sent);
         }
     }

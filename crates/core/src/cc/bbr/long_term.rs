@@ -56,7 +56,7 @@ impl LongTermBw {
 
     /// Linux `bbr_reset_lt_bw_sampling_interval`.
     fn reset_interval(&mut self, conn: &Conn) {
-        self.last_stamp_ms = conn.delivered_time.as_nanos() / 1_000_000;
+        self.last_stamp_ms = conn.delivered_time.as_millis();
         self.last_delivered = conn.delivered;
         self.last_lost = conn.lost;
         self.rtt_cnt = 0;
@@ -114,7 +114,7 @@ impl LongTermBw {
         if delivered == 0 || (lost as f64) < p.lt_loss_thresh * delivered as f64 {
             return LtEvent::Nothing;
         }
-        let now_ms = conn.delivered_time.as_nanos() / 1_000_000;
+        let now_ms = conn.delivered_time.as_millis();
         let Some(t_ms) = now_ms.checked_sub(self.last_stamp_ms).filter(|&t| t >= 1) else {
             return LtEvent::Nothing;
         };

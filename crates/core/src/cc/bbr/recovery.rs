@@ -14,8 +14,11 @@
 //! TCP's Recovery ends once everything outstanding at its first loss is acknowledged, and
 //! losses inside it do not move that point. Here every loss moves `start`, so the epoch lasts
 //! until a packet sent after the *latest* loss is acknowledged, and it is entered by the ACK
-//! that samples a packet sent before a loss, not at the loss. Times compare on nginx's
-//! millisecond clock (`ngx_current_msec`).
+//! that samples a packet sent before a loss, not at the loss.
+//!
+//! | Constant | Value | Meaning | Source |
+//! |---|---|---|---|
+//! | clock tick | 1 ms | loss and send times compare in whole ms | `ngx_current_msec` |
 
 use crate::time::Time;
 
@@ -32,12 +35,12 @@ pub(crate) struct RecoveryEpoch {
 impl RecoveryEpoch {
     /// A loss was detected at `now`.
     pub fn on_loss(&mut self, now: Time) {
-        self.start_ms = Some(now.as_nanos() / 1_000_000);
+        self.start_ms = Some(now.as_millis());
     }
 
     /// The ACK's rate sample has a reference packet sent at `sent`.
     pub fn on_sample(&mut self, sent: Time) {
-        let sent_ms = sent.as_nanos() / 1_000_000;
+        let sent_ms = sent.as_millis();
         let before_loss = self.start_ms.is_some_and(|s| sent_ms <= s);
         if before_loss && !self.in_recovery {
             self.in_recovery = true;
