@@ -3,8 +3,8 @@
 The quick reproduction (a few minutes on 2 cores) runs by default; the full one, the paper's
 protocol, with `pytest -m slow`. The claims land in the paper-vs-ours table at the end of the
 pytest run; the report (and a screenshot, when Chromium is installed) in test-artifacts/. The
-quick grid holds every claim but BBR's loss at 1 BDP; the full one misses the three below,
-printed, not asserted.
+quick grid holds every claim but BBR's loss at 1 BDP; the full one misses the two or three
+below, printed, not asserted.
 """
 
 from __future__ import annotations
@@ -22,7 +22,9 @@ FULL_MISSES = {
     # 8 BBR flows at 40 Mb/s keep 1.61 BDP standing (the rest 1.0–1.5).
     "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue",
     LOSS_AT_1_BDP,
-    # At 0.25 BDP BBR Shallow loses as much as BBR (11.01 vs 11.01 %).
+    # At 0.25 BDP BBR Shallow loses about as much as BBR: 10.94 vs 11.02 % holds the claim
+    # since the sender restarts its RTO on resending the head (11.01 vs 11.01 % before), a
+    # margin of 0.08 pp, so it stays listed.
     "Fig. 11 BBR Shallow loses less than BBR at 0.25 BDP",
 }
 

@@ -498,6 +498,9 @@ impl TcpSender {
         // segments the current skb may still carry; the pacer is asked once per skb, and
         // charges its idle credit to the skb's first packet and those that continue it
         let (mut skb_left, mut continues_skb) = (0, false);
+        // tcp_xmit_retransmit_queue: resending the head restarts the RTO unless the reorder
+        // timer holds the connection's one retransmission timer
+        let mut head_resent = false;
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
             let inflight = self.sb.inflight();
@@ -530,14 +533,19 @@ impl TcpSender {
                 }
             }
             match retx {
-                Some(idx) => self.retransmit(now, idx, continues_skb, out),
+                Some(idx) => {
+                    head_resent |= idx == self.sb.indices().start;
+                    self.retransmit(now, idx, continues_skb, out);
+                }
                 None => self.send_new(now, continues_skb, out),
             }
             skb_left -= 1;
             continues_skb = true;
         }
         self.validate_cwnd(now, cwnd_limited);
-        if self.sb.packets_out > 0 && self.rto_deadline.is_none() {
+        if (head_resent && self.reo_deadline.is_none())
+            || (self.sb.packets_out > 0 && self.rto_deadline.is_none())
+        {
             self.rearm_rto(now);
         }
         if self.stats.segments_sent > sent_before {

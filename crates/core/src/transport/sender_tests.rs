@@ -16,8 +16,8 @@ fn sends(tso: bool, until: Time) -> Vec<(usize, u32)> {
 }
 
 /// The sender of `cc` writing `bytes` (then finishing) before `until`: its sends as
-/// [`sends`] gives them (goal 0 for an algorithm without one), and the bytes acknowledged.
-fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, u64) {
+/// [`sends`] gives them (goal 0 for an algorithm without one), and the sender.
+fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, TcpSender) {
     let cfg = SenderConfig {
         mss: MSS,
         initial_cwnd: 10,
@@ -81,7 +81,7 @@ fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, 
             (false, None) => tx.on_timer(now, &mut out),
         }
     }
-    (sent, tx.acked_bytes())
+    (sent, tx)
 }
 
 /// Events in time order, each for the receiver or not, with a packet or a timer's `None`.
@@ -164,8 +164,29 @@ fn deferring_never_strands_data_everything_written_is_acknowledged() {
             CcConfig::Cubic(Default::default()),
             CcConfig::Bbr(Default::default()),
         ] {
-            let (_, acked) = run(cc, true, bytes, Time::from_secs(5));
-            assert_eq!(acked, bytes);
+            let (_, tx) = run(cc, true, bytes, Time::from_secs(5));
+            assert_eq!(tx.acked_bytes(), bytes);
         }
+    }
+}
+
+#[test]
+fn resending_the_head_restarts_the_rto_unless_the_reorder_timer_holds_it() {
+    // mid slow start on the harness's 20 ms path, the window full
+    let now = Time::from_millis(95);
+    for reorder_pending in [false, true] {
+        let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+        let armed = tx.rto_deadline.unwrap();
+        assert!(armed < now + tx.rto_with_backoff());
+        tx.reo_deadline = reorder_pending.then_some(now + ONE_WAY);
+        // the head is lost; the window has room for its retransmission
+        let head = tx.sb.indices().start;
+        tx.sb.mark_lost(head);
+        let mut out = Outbox::default();
+        tx.try_send(now, &mut out);
+        assert!(tx.sb.get(head).unwrap().retrans_in_flight);
+        let restarted = now + tx.rto_with_backoff();
+        let expected = if reorder_pending { armed } else { restarted };
+        assert_eq!(tx.rto_deadline, Some(expected), "reorder timer pending: {reorder_pending}");
     }
 }
