@@ -41,6 +41,8 @@ pub struct Ack {
     pub delayed: bool,
     /// Time that passes before this ACK arrives.
     pub after: Duration,
+    /// How long before this ACK the newest lost packet was sent (default: its RTT sample).
+    pub lost_sent_ago: Option<Duration>,
 }
 
 impl Ack {
@@ -54,6 +56,7 @@ impl Ack {
             app_limited: false,
             delayed: false,
             after,
+            lost_sent_ago: None,
         }
     }
     pub fn rtt(mut self, rtt: Duration) -> Self {
@@ -62,6 +65,12 @@ impl Ack {
     }
     pub fn lost(mut self, n: u32) -> Self {
         self.lost = n;
+        self
+    }
+    /// `n` packets lost, the newest of them sent `ago` before this ACK.
+    pub fn lost_sent(mut self, n: u32, ago: Duration) -> Self {
+        self.lost = n;
+        self.lost_sent_ago = Some(ago);
         self
     }
     /// A rate sample of `pkts_per_sec` measured over `interval`.
@@ -129,7 +138,9 @@ impl<C: CongestionControl> AckDriver<C> {
             self.conn.delivered_time = self.now;
         }
         if a.lost > 0 {
-            self.cc.on_loss_detected(self.now, &self.conn);
+            let ago = a.lost_sent_ago.or(a.rtt).unwrap_or_default();
+            let newest_sent = self.now.saturating_sub(ago);
+            self.cc.on_loss_detected(self.now, &self.conn, newest_sent);
         }
         let rs = RateSample {
             delivered: a.sample.map(|(d, _)| d),

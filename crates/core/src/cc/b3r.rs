@@ -193,8 +193,8 @@ impl CongestionControl for B3r {
         self.bbr.on_rto(now, conn, new_episode);
     }
 
-    fn on_loss_detected(&mut self, now: Time, conn: &Conn) {
-        self.bbr.on_loss_detected(now, conn);
+    fn on_loss_detected(&mut self, now: Time, conn: &Conn, newest_sent: Time) {
+        self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
     fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {

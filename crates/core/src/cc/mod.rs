@@ -41,6 +41,7 @@ pub mod bbr2_s;
 pub mod bbr_s;
 pub mod bbr_shallow;
 pub mod cubic;
+pub mod cubic_quic;
 pub mod obbr;
 pub mod reno;
 mod window;
@@ -52,6 +53,7 @@ pub use bbr2_s::Params as Bbr2SParams;
 pub use bbr_s::Params as BbrSParams;
 pub use bbr_shallow::Params as BbrShallowParams;
 pub use cubic::{Cubic, Params as CubicParams};
+pub use cubic_quic::{CubicQuic, Params as CubicQuicParams};
 pub use obbr::{Obbr, Params as ObbrParams};
 pub use reno::{Params as RenoParams, Reno};
 
@@ -206,8 +208,9 @@ pub trait CongestionControl {
     fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool);
 
     /// Loss detection marked packets lost (on an ACK, before `on_ack`, or on the reorder
-    /// timer): the QUIC stacks' per-loss `on_lost` (`ngx_bbr_on_lost`).
-    fn on_loss_detected(&mut self, _now: Time, _conn: &Conn) {}
+    /// timer): the QUIC stacks' per-loss `on_lost` (`ngx_bbr_on_lost`, `CubicOnLost`).
+    /// `newest_sent`: when the most recently sent of them was sent.
+    fn on_loss_detected(&mut self, _now: Time, _conn: &Conn, _newest_sent: Time) {}
 
     fn on_packet_sent(&mut self, _now: Time, _conn: &Conn, _sent: &SentPacket) {}
 
@@ -247,6 +250,8 @@ pub trait CongestionControl {
 pub enum CcConfig {
     Reno(RenoParams),
     Cubic(CubicParams),
+    /// The oBBR artifact's QUIC CUBIC (`cubic.c`).
+    CubicQuic(CubicQuicParams),
     Bbr(BbrParams),
     /// BBRv2 (google/bbr v2alpha).
     Bbr2(Bbr2Params),
@@ -265,6 +270,7 @@ pub enum CcConfig {
 pub const CC_NAMES: &[&str] = &[
     "reno",
     "cubic",
+    "cubic-quic",
     "bbr",
     "bbr2",
     "bbr3",
@@ -281,6 +287,7 @@ impl CcConfig {
         match self {
             CcConfig::Reno(_) => "reno",
             CcConfig::Cubic(_) => "cubic",
+            CcConfig::CubicQuic(_) => "cubic-quic",
             CcConfig::Bbr(_) => "bbr",
             CcConfig::Bbr2(_) => "bbr2",
             CcConfig::Bbr3(_) => "bbr3",
@@ -298,6 +305,7 @@ impl CcConfig {
         let params = match self {
             CcConfig::Reno(p) => serde_json::to_value(p),
             CcConfig::Cubic(p) => serde_json::to_value(p),
+            CcConfig::CubicQuic(p) => serde_json::to_value(p),
             CcConfig::Bbr(p) => serde_json::to_value(p),
             CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
                 serde_json::to_value(p)
@@ -327,6 +335,7 @@ impl CcConfig {
                 Err(format!("c = {} is out of range: allowed c > 0", p.c))
             }
             CcConfig::Cubic(_) => Ok(()),
+            CcConfig::CubicQuic(p) => p.validate(),
             CcConfig::Bbr(p) => p.validate(),
             CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => p.validate(),
             CcConfig::BbrS(p) => p.validate(BbrParams::validate),
@@ -338,11 +347,13 @@ impl CcConfig {
     }
 
     /// Whether the algorithm implements Linux's `cong_control` (owns cwnd in
-    /// recovery, does its own idle restart) rather than the classic hooks.
+    /// recovery, does its own idle restart) rather than the classic hooks; the QUIC
+    /// stacks' algorithms (`cubic-quic` too) own their window this way.
     pub fn is_model_based(&self) -> bool {
         matches!(
             self,
-            CcConfig::Bbr(_)
+            CcConfig::CubicQuic(_)
+                | CcConfig::Bbr(_)
                 | CcConfig::Bbr2(_)
                 | CcConfig::Bbr3(_)
                 | CcConfig::Bbr2Quic(_)
@@ -358,6 +369,7 @@ impl CcConfig {
         match self {
             CcConfig::Reno(p) => Box::new(Reno::new(p.clone(), init)),
             CcConfig::Cubic(p) => Box::new(Cubic::new(p.clone(), init)),
+            CcConfig::CubicQuic(p) => Box::new(CubicQuic::new(p.clone(), init)),
             CcConfig::Bbr(p) => Box::new(Bbr::new(p.clone(), init)),
             CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => {
                 Box::new(Bbr2::new(p.clone(), init))
@@ -391,6 +403,8 @@ pub(crate) fn over_preset<T: serde::Serialize>(
 enum CcTable {
     Reno(RenoParams),
     Cubic(CubicParams),
+    #[serde(rename = "cubic-quic")]
+    CubicQuic(CubicQuicParams),
     Bbr(BbrParams),
     Bbr2(Bbr2Params),
     Bbr3(bbr2::Bbr3Table),
@@ -411,6 +425,7 @@ impl<'de> Deserialize<'de> for CcConfig {
         Ok(match name_or_table::<D, CcTable>(d, CC_NAMES)? {
             CcTable::Reno(p) => CcConfig::Reno(p),
             CcTable::Cubic(p) => CcConfig::Cubic(p),
+            CcTable::CubicQuic(p) => CcConfig::CubicQuic(p),
             CcTable::Bbr(p) => CcConfig::Bbr(p),
             CcTable::Bbr2(p) => CcConfig::Bbr2(p),
             CcTable::Bbr3(p) => CcConfig::Bbr3(p.0),
@@ -453,6 +468,17 @@ mod tests {
         let e = serde_json::from_str::<CcConfig>("\"vegas\"")
             .unwrap_err()
             .to_string();
-        assert!(e.contains("vegas") && e.contains("reno, cubic, bbr"), "{e}");
+        assert!(
+            e.contains("vegas") && e.contains("reno, cubic, cubic-quic, bbr"),
+            "{e}"
+        );
+        let c: CcConfig = serde_json::from_str(r#"{"kind":"cubic-quic","beta":0.5}"#).unwrap();
+        assert_eq!(
+            c,
+            CcConfig::CubicQuic(CubicQuicParams {
+                beta: 0.5,
+                ..CubicQuicParams::default()
+            })
+        );
     }
 }

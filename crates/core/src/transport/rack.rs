@@ -41,6 +41,8 @@ pub struct Rack {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Detection {
     pub newly_lost: u32,
+    /// When the most recently sent of them was sent.
+    pub newest_lost_sent: Option<Time>,
     /// Deadline for the reorder timer, if packets are waiting out their window.
     pub reorder_deadline: Option<Time>,
 }
@@ -143,6 +145,7 @@ impl Rack {
             if deadline <= now {
                 sb.mark_lost(idx);
                 out.newly_lost += 1;
+                out.newest_lost_sent = Some(t);
                 stale += 1;
             } else {
                 wait = wait.max(deadline - now);
@@ -241,11 +244,12 @@ mod tests {
             d,
             Detection {
                 newly_lost: 0,
+                newest_lost_sent: None,
                 reorder_deadline: Some(Time::from_millis(121))
             }
         );
         let d = rack.detect(Time::from_millis(119), &mut sb, reo);
-        assert_eq!(d.newly_lost, 1);
+        assert_eq!((d.newly_lost, d.newest_lost_sent), (1, Some(Time::ZERO)));
     }
 
     #[test]

@@ -33,7 +33,7 @@
 
 use super::pacer::budget::window_rate;
 use super::pacer::{Pacer, PacerKind};
-use super::rack::Rack;
+use super::rack::{Detection, Rack};
 use super::rate_sample::{RateSample, RateState, SamplerKind};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
@@ -381,7 +381,7 @@ impl TcpSender {
         // loss detection
         let reo_wnd = self.reo_wnd();
         let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
-        self.losses_detected(now, det.newly_lost, advanced);
+        self.losses_detected(now, &det, advanced);
         if det.reorder_deadline.is_some() {
             self.reo_deadline = det.reorder_deadline;
         }
@@ -865,15 +865,18 @@ impl TcpSender {
         )
     }
 
-    /// RACK marked `newly_lost` packets lost: count them for the rate sampler and tell the
-    /// algorithm (the QUIC stacks' per-loss `on_lost`).
-    fn losses_detected(&mut self, now: Time, newly_lost: u32, snd_una_advanced: bool) {
-        if newly_lost == 0 {
+    /// RACK marked packets lost: count them for the rate sampler and tell the algorithm (the
+    /// QUIC stacks' per-loss `on_lost`).
+    fn losses_detected(&mut self, now: Time, det: &Detection, snd_una_advanced: bool) {
+        let Some(newest_sent) = det.newest_lost_sent else {
             return;
-        }
-        self.rate.lost += newly_lost as u64;
+        };
+        self.rate.lost += det.newly_lost as u64;
         let conn = conn_view(self, now, snd_una_advanced);
-        self.cc.as_mut().unwrap().on_loss_detected(now, &conn);
+        self.cc
+            .as_mut()
+            .unwrap()
+            .on_loss_detected(now, &conn, newest_sent);
     }
 
     /// `tcp_rack_reo_timeout`.
@@ -882,7 +885,7 @@ impl TcpSender {
         let det = self.rack.detect(now, &mut self.sb, reo_wnd);
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
-            self.losses_detected(now, det.newly_lost, false);
+            self.losses_detected(now, &det, false);
             if self.ca_state < CaState::Recovery {
                 self.update_ca_state(now, false);
                 if !self.cc_config.is_model_based() {

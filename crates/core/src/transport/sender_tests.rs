@@ -187,6 +187,10 @@ fn resending_the_head_restarts_the_rto_unless_the_reorder_timer_holds_it() {
         assert!(tx.sb.get(head).unwrap().retrans_in_flight);
         let restarted = now + tx.rto_with_backoff();
         let expected = if reorder_pending { armed } else { restarted };
-        assert_eq!(tx.rto_deadline, Some(expected), "reorder timer pending: {reorder_pending}");
+        assert_eq!(
+            tx.rto_deadline,
+            Some(expected),
+            "reorder timer pending: {reorder_pending}"
+        );
     }
 }

@@ -21,7 +21,9 @@ and DRAIN on the packets in flight without EDT credit, an expired min_rtt refres
 delayed or not, and its own recovery epoch, which every loss extends); the paper's "BBRv2" is
 the artifact's QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the
 in-flight before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in
-Fig. 7/8.
+Fig. 7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost packet
+sent after the last reduction cuts the window at once, no PRR, one growth step per ACK frame
+whether or not the window is full).
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|
@@ -39,18 +41,17 @@ The paper reports one session per setting; `--full` runs 3 seeds and averages th
 one. Tolerances were fixed from the paper's wording before comparing; a miss is reported as a
 miss.
 
-Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery,
-not QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
+Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery, not
+QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
 frame carries every range; on Fig. 8's path 98.5–99.4 % of retransmissions replace a packet the
-bottleneck dropped, so the detector hardly moves the ratios); CUBIC is Linux's (with HyStart),
-paced by the nginx-quic pacer as the artifact paces its own CUBIC (2× or 1.2× cwnd/srtt) (the
-artifact's `cubic.c` has no HyStart and grows its Reno-equivalent window once per ACK frame);
-every algorithm sees every ACK (the artifact's stack calls an algorithm only for ACKs with a
-valid rate sample, which with its sampler is nearly every ACK: none of one BBR flow's 123 000 on
-Fig. 8's path is invalid); BBR-S is the WWW'21 code's percentile filter (the artifact's own BBR-S
-takes the 15th largest of 100 samples, and the max filter until it has 100); `bbr2-quic` keeps
-TCP's Recovery state where the port has an epoch of its own (there it decides only STARTUP's
-pacing and its exit on loss, and which cwnd PROBE_RTT saves).
+bottleneck dropped, so the detector hardly moves the ratios); a TCP RTO stands for QUIC's
+persistent congestion (`cubic-quic` resets to 4 packets, as `CubicReset`; QUIC's PTO changes no
+window); every algorithm sees every ACK (the artifact's stack calls an algorithm only for ACKs
+with a valid rate sample, which with its sampler is nearly every ACK: none of one BBR flow's 123
+000 on Fig. 8's path is invalid); BBR-S is the WWW'21 code's percentile filter (the artifact's
+own BBR-S takes the 15th largest of 100 samples, and the max filter until it has 100);
+`bbr2-quic` keeps TCP's Recovery state where the port has an epoch of its own (there it decides
+only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT saves).
 """
 
 from __future__ import annotations

@@ -33,7 +33,9 @@ BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 # packets in flight without EDT credit). "BBRv2" is the artifact's QUIC
 # port (nginx-quic ngx_bbr2.c, min_rtt and PROBE_RTT windows 2.5 s, drain 0.75, ..., no
 # loss-round restart, PROBE_BW on the in-flight before the ACK, no EDT), the core's `bbr2-quic`;
-# Linux v2alpha (`bbr2`) is drawn beside it but no claim is about it.
+# Linux v2alpha (`bbr2`) is drawn beside it but no claim is about it. "CUBIC" is the artifact's
+# own (nginx-quic cubic.c, from xquic), the core's `cubic-quic`: no HyStart, each lost packet
+# sent after the last reduction cuts the window at once, one growth step per ACK frame.
 ARTIFACT_BASE = {"artifact_base": True}
 OBBR = {f"oBBR-{mu:g}": {"kind": "obbr", "mu": mu, "bbr": ARTIFACT_BASE} for mu in (0.5, 0.75, 1.0)}
 CCAS: dict[str, Any] = {
@@ -43,7 +45,7 @@ CCAS: dict[str, Any] = {
     **OBBR,
     "BBRv2": "bbr2-quic",
     "BBRv2 (Linux)": "bbr2",
-    "CUBIC": "cubic",
+    "CUBIC": "cubic-quic",
 }
 COLORS = {
     "BBR": "red",

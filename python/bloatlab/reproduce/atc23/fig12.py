@@ -53,7 +53,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         "40Mbps",
         "100ms",
         "0.5BDP",
-        [flow("obbr", CCAS["BBR"]), flow("rival", "cubic")],
+        [flow("obbr", CCAS["BBR"]), flow("rival", CCAS["CUBIC"])],
         DURATION,
         name="atc23-fig12-bbr",
     )
@@ -125,7 +125,7 @@ def _shares(*results: SweepResults) -> Shares:
     return _mean_shares(
         (row for result in results for row in done(result)),
         lambda row: (
-            cca_name(row.get("flow.rival.cc", "cubic")),
+            cca_name(row.get("flow.rival.cc", CCAS["CUBIC"])),
             _buffer(row),
             cca_name(row.get("flow.obbr.cc", CCAS["BBR"])),
         ),

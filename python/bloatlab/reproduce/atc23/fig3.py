@@ -49,7 +49,7 @@ def experiments(mode: Mode) -> list[Experiment]:
         RATE,
         RTT,
         "1BDP",
-        [flow("cubic", "cubic"), {**flow("bbr", "bbr"), "start": "3s"}],
+        [flow("cubic", CCAS["CUBIC"]), {**flow("bbr", "bbr"), "start": "3s"}],
         "420s",
         name="atc23-fig3",
         window=("60s", "420s"),

@@ -415,7 +415,7 @@ impl CongestionControl for Bbr {
     }
 
     /// `ngx_bbr_on_lost`: the artifact's epoch restarts; under its rule cwnd is saved.
-    fn on_loss_detected(&mut self, now: Time, _conn: &Conn) {
+    fn on_loss_detected(&mut self, now: Time, _conn: &Conn, _newest_sent: Time) {
         self.start_clock(now);
         if self.p.recovery_epoch == RecoveryEpochRule::Artifact {
             self.save_cwnd();

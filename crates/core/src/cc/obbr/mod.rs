@@ -429,9 +429,9 @@ impl CongestionControl for Obbr {
     }
 
     /// `ngx_quic_congestion_lost`: the loss timer (`loss_timer`) and the base's epoch.
-    fn on_loss_detected(&mut self, now: Time, conn: &Conn) {
+    fn on_loss_detected(&mut self, now: Time, conn: &Conn, newest_sent: Time) {
         self.gain.last_loss = Some(now);
-        self.bbr.on_loss_detected(now, conn);
+        self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
     fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {

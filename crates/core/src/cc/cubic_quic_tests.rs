@@ -1,0 +1,141 @@
+//! The artifact CUBIC against hand-computed `cubic.c` arithmetic (MSS 1448 B, IW10).
+
+use super::*;
+use crate::testing::{init, Ack, AckDriver, MSS};
+use crate::time::Duration;
+
+/// `n` milliseconds.
+fn ms(n: u64) -> Duration {
+    Duration::from_millis(n)
+}
+
+const MS: Duration = Duration::from_millis(1);
+const RTT: Duration = Duration::from_millis(100);
+const B: u64 = MSS as u64;
+
+/// An ACK of `n` packets `after` the previous event, with a valid rate sample whose reference
+/// packet was sent one RTT earlier.
+fn ack(n: u32, after: Duration) -> Ack {
+    Ack::new(n, after).rtt(RTT).rate(1000.0, RTT)
+}
+
+/// Slow start from IW10 to `pkts` packets (ACKs 1 ms apart after the first round trip; every
+/// RTT 100 ms, so is the minimum), then one loss.
+fn after_loss(pkts: u32) -> AckDriver<CubicQuic> {
+    let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));
+    d.ack(ack(1, RTT));
+    while d.cc.cwnd() < pkts {
+        d.ack(ack(1, MS));
+    }
+    d.ack(Ack::new(0, MS).lost(1));
+    d
+}
+
+#[test]
+fn defaults_match_spec() {
+    let p = Params::default();
+    assert_eq!((p.beta * 1024.0, p.c * 1024.0), (718.0, 410.0));
+    assert!(p.fast_convergence);
+    assert_eq!((MIN_WINDOW_PKTS, CUBE_SCALE, K_LIMIT), (4, 40, 10_000.0));
+    let cc = CubicQuic::new(p, init());
+    assert_eq!((cc.beta_fixed, cc.c_fixed, cc.cwnd), (718, 410, 10 * B));
+}
+
+#[test]
+fn slow_start_has_no_hystart_and_grows_by_the_bytes_acked() {
+    let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));
+    // RTTs rising 100 → 300 ms would end Linux's slow start by HyStart's delay test
+    for i in 0..200u64 {
+        d.ack(Ack::new(1, MS).rtt(RTT + ms(i)).rate(1000.0, RTT));
+    }
+    assert_eq!(d.cc.cwnd(), 210);
+    assert_eq!(
+        (d.cc.state_name(), d.cc.metrics().ssthresh_pkts),
+        ("SLOW_START", None)
+    );
+}
+
+#[test]
+fn a_lost_packet_cuts_to_beta_once_per_recovery_period() {
+    let mut d = after_loss(100);
+    // ⌊144 800 · 718/1024⌋ = 101 529 B: 70.1 packets, sent as 71
+    assert_eq!(
+        (d.cc.cwnd, d.cc.cwnd(), d.cc.metrics().ssthresh_pkts),
+        (101_529, 71, Some(70))
+    );
+    assert_eq!(
+        (d.cc.last_max_cwnd, d.cc.state_name()),
+        (144_800, "CONG_AVOID")
+    );
+    // a packet sent before the reduction: ignored
+    d.ack(Ack::new(0, ms(50)).lost_sent(1, RTT));
+    assert_eq!(d.cc.cwnd, 101_529);
+    // one sent after it: a second cut, and fast convergence lowers W_max below this cwnd
+    d.ack(Ack::new(0, ms(50)).lost_sent(1, ms(10)));
+    assert_eq!(d.cc.cwnd, 101_529 * 718 / 1024);
+    assert_eq!(d.cc.last_max_cwnd, 101_529 * 1742 / 2048);
+}
+
+#[test]
+fn no_growth_while_the_reference_was_sent_in_the_recovery_period() {
+    let mut d = after_loss(100);
+    // reference sent 100 ms ago, 50 ms before the loss
+    d.ack(ack(10, ms(50)));
+    assert_eq!(d.cc.cwnd, 101_529);
+    // 60 ms later its reference (sent 100 ms before) left 10 ms after the loss
+    d.ack(ack(10, ms(60)));
+    assert!(d.cc.cwnd > 101_529);
+}
+
+#[test]
+fn the_curve_regains_w_max_k_milliseconds_after_the_epoch_starts() {
+    let mut d = after_loss(100);
+    let wait = RTT + MS; // past the recovery period
+    d.ack(ack(1, wait));
+    let epoch = d.cc.epoch_start_ms.unwrap();
+    // K = ⌊∛(⌊⌊2⁴⁰/410⌋/1448⌋ · 43 271)⌋ = ⌊∛(1 852 027 · 43 271)⌋ = 4311, in 1/1024 s,
+    // compared with t in ms: 1024 · ∛(29.88 packets / C) = 4311.4
+    assert_eq!((d.cc.k, d.cc.origin), (4311, 144_800));
+    // t = now + min_rtt − epoch reaches K at epoch + 4211 ms: Δ = 0, cwnd = W_max
+    let until_k = Duration::from_millis(epoch + 4311 - 100) - (d.now - Time::ZERO);
+    d.ack(ack(1000, until_k));
+    assert_eq!(d.cc.cwnd, 144_800);
+    // one second later: Δ = ⌊410 · 1000³ · 1448 / 2⁴⁰⌋ = 539 B above it
+    d.ack(ack(1000, ms(1000)));
+    assert_eq!(d.cc.cwnd, 144_800 + 539);
+}
+
+#[test]
+fn the_reno_window_grows_once_per_ack_frame_whatever_it_acknowledges() {
+    let mut d = after_loss(100);
+    d.ack(ack(1, RTT + MS));
+    let reno = d.cc.tcp_cwnd;
+    d.ack(ack(10, MS));
+    assert_eq!(d.cc.tcp_cwnd, reno + B * B / reno);
+}
+
+#[test]
+fn persistent_congestion_resets_to_four_packets_and_slow_starts_back() {
+    let mut d = after_loss(100);
+    d.rto(MS);
+    assert_eq!(
+        (d.cc.cwnd(), d.cc.last_max_cwnd, d.cc.state_name()),
+        (4, 4 * B, "SLOW_START")
+    );
+    d.ack(ack(4, RTT + MS));
+    assert_eq!(d.cc.cwnd(), 8);
+}
+
+#[test]
+fn an_out_of_range_parameter_names_itself() {
+    let bad = Params {
+        beta: 1.0,
+        ..Params::default()
+    };
+    assert!(bad.validate().unwrap_err().starts_with("beta = 1"));
+    let bad = Params {
+        c: 0.0,
+        ..Params::default()
+    };
+    assert!(bad.validate().unwrap_err().starts_with("c = 0"));
+}
