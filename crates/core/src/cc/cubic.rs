@@ -227,6 +227,28 @@ impl Default for Params {
     }
 }
 
+impl Params {
+    /// Range checks, naming the parameter.
+    pub fn validate(&self) -> Result<(), String> {
+        check_beta(self.beta)?;
+        if !(self.c > 0.0 && self.c.is_finite()) {
+            return Err(format!("c = {} is out of range: allowed c > 0", self.c));
+        }
+        Ok(())
+    }
+}
+
+/// β must leave a window: 0 < β < 1 (CUBIC's and the artifact CUBIC's check).
+pub(crate) fn check_beta(beta: f64) -> Result<(), String> {
+    if beta > 0.0 && beta < 1.0 {
+        Ok(())
+    } else {
+        Err(format!(
+            "beta = {beta} is out of range: allowed 0 < beta < 1"
+        ))
+    }
+}
+
 /// The cubic curve's per-connection state (Linux `struct bictcp` up to `unused`).
 #[derive(Clone, Debug, Default)]
 struct Epoch {

@@ -54,6 +54,7 @@
 //! * The window the sender may fill is ⌈cwnd / MSS⌉ packets: QUIC sends while the bytes in
 //!   flight are below cwnd.
 
+use super::cubic::check_beta;
 use super::{CcInit, CcMetrics, CongestionControl, Conn};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
@@ -99,12 +100,7 @@ impl Default for Params {
 impl Params {
     /// Range checks, naming the parameter.
     pub fn validate(&self) -> Result<(), String> {
-        if !(self.beta > 0.0 && self.beta < 1.0) {
-            return Err(format!(
-                "beta = {} is out of range: allowed 0 < beta < 1",
-                self.beta
-            ));
-        }
+        check_beta(self.beta)?;
         if !(self.c >= 1.0 / FIXED_POINT && self.c <= 1000.0) {
             return Err(format!(
                 "c = {} is out of range: allowed 1/1024 ≤ c ≤ 1000",

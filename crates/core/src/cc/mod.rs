@@ -327,14 +327,7 @@ impl CcConfig {
     pub fn validate(&self) -> Result<(), String> {
         match self {
             CcConfig::Reno(_) => Ok(()),
-            CcConfig::Cubic(p) if !(p.beta > 0.0 && p.beta < 1.0) => Err(format!(
-                "beta = {} is out of range: allowed 0 < beta < 1",
-                p.beta
-            )),
-            CcConfig::Cubic(p) if !(p.c > 0.0 && p.c.is_finite()) => {
-                Err(format!("c = {} is out of range: allowed c > 0", p.c))
-            }
-            CcConfig::Cubic(_) => Ok(()),
+            CcConfig::Cubic(p) => p.validate(),
             CcConfig::CubicQuic(p) => p.validate(),
             CcConfig::Bbr(p) => p.validate(),
             CcConfig::Bbr2(p) | CcConfig::Bbr3(p) | CcConfig::Bbr2Quic(p) => p.validate(),
