@@ -16,8 +16,12 @@
 //!   these differences are not modelled: bytes instead of packets (its datagram is
 //!   the 1252-byte MSS, so its byte counts are whole packets), a floored BDP without
 //!   TSO budget, a DRAIN exit at `inflight ≤ bdp` without the EDT credit, no ECN,
-//!   timers on a millisecond clock, and ACKs whose sample has no newer reference
-//!   packet skipping the algorithm.
+//!   timers on a millisecond clock, the port's own recovery epoch (`ngx_bbr2_on_lost`;
+//!   TCP's Recovery state stands in, which matters in STARTUP only), the reset on QUIC's
+//!   persistent congestion (`ngx_bbr2_reset_cwnd`), and ACKs with an invalid sample (none
+//!   yet, or an interval below the minimum RTT: `ngx_generate_sample` returns false)
+//!   skipping the algorithm. An ACK without a newer reference packet still runs it, on
+//!   the kept reference (the sampler, `rate_sample.rs`).
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
