@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from bloatlab.reproduce.atc23 import experiments, fig3, fig9
-from bloatlab.reproduce.atc23._common import CCAS, cca_name
+from bloatlab.reproduce.atc23._common import CCAS, cca_name, retransmission_ratio
 
 
 def test_the_model_gives_the_papers_converge_points() -> None:
@@ -36,6 +36,31 @@ def test_a_drop_is_followed_when_the_estimate_is_within_1_5_times_the_new_rate()
     times = fig9.follow_times(t, estimate, end=50.0)  # drops at 10 and 30 s
     assert times == [pytest.approx(2.5), 10.0]  # the second never: counted as 10 s
     assert fig9.follow_times(t, estimate, end=25.0) == [pytest.approx(2.5)]
+
+
+def test_the_retransmission_ratio_counts_resends_among_the_sent_bytes_per_flow() -> None:
+    # The testbed's log: resend / send, where send counts the resends too. A flow that
+    # delivered 100 bytes and resent 25 sent 125: 20 %, where retransmitted / delivered is 25 %.
+    row = {"flows.sender.bytes_sent": 125.0, "flows.sender.bytes_retransmitted": 25.0}
+    assert retransmission_ratio(row, "sender") == pytest.approx(0.2)
+    # A counted flow: the mean of its copies' ratios (Fig. 8's "per flow"), not the pooled
+    # ratio; copies a run did not have are NaN or None in the sweep's table, and other flows
+    # whose names start alike are not copies.
+    row = {
+        "flows.cca-0.bytes_sent": 100.0,
+        "flows.cca-0.bytes_retransmitted": 10.0,
+        "flows.cca-1.bytes_sent": 400.0,
+        "flows.cca-1.bytes_retransmitted": 120.0,
+        "flows.cca-2.bytes_sent": float("nan"),
+        "flows.cca-2.bytes_retransmitted": float("nan"),
+        "flows.cca-3.bytes_sent": None,
+        "flows.cca-x.bytes_sent": 50.0,
+        "flows.cca-x.bytes_retransmitted": 50.0,
+        "flows.cca.bytes_sent": float("nan"),
+        "groups.cca.bytes_sent": 500.0,
+    }
+    assert retransmission_ratio(row, "cca") == pytest.approx((0.1 + 0.3) / 2)
+    assert np.isnan(retransmission_ratio({}, "cca"))
 
 
 def test_the_algorithms_are_named_back_from_their_sweep_labels() -> None:

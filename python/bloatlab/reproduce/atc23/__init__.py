@@ -38,8 +38,10 @@ whether or not the window is full).
 (*) without Linux BBRv2, which no claim needs.
 
 The paper reports one session per setting; `--full` runs 3 seeds and averages them, `--quick`
-one. Tolerances were fixed from the paper's wording before comparing; a miss is reported as a
-miss.
+one. Retransmission ratios are the testbed's: retransmitted over all sent bytes, per flow, as
+the artifact's plot scripts read them from the server's log (`_common.retransmission_ratio`;
+the paper's text says "over the overall delivered data"). Tolerances were fixed from the
+paper's wording before comparing; a miss is reported as a miss.
 
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery, not
 QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK

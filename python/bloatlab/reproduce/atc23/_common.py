@@ -4,6 +4,7 @@ transport settings, the scenario and sweep builders, and small analysis helpers.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import Any
 
 from matplotlib.axes import Axes
@@ -118,6 +119,28 @@ def testbed(
     if loss:
         doc["bottleneck"]["loss"] = loss
     return doc
+
+
+def retransmission_ratio(row: Mapping[str, Any], flow: str) -> float:
+    """The testbed's retransmission ratio of `flow` (a flow, or each of a counted flow's
+    copies, averaged per flow as Fig. 8 plots it): retransmitted over all sent bytes.
+
+    The paper's text calls it "the volume of retransmitted data divided by the overall
+    delivered data", but its figures plot the server's per-second log (`ngx_event_quic_output.c`:
+    every packet sent adds its length to `send`, a resent one to `resend` too), column 7, the
+    cumulative `resend * 100 / send`, from the last line (`scripts/plots/fig7.py`, `mul.py`).
+    Retransmissions count in the denominator there: x / (1 + x) of bloatlab's `retrans_ratio`
+    (retransmitted / delivered) when everything sent is delivered or resent."""
+    ratios = []
+    for key, sent in row.items():
+        name = key.removeprefix("flows.").removesuffix(".bytes_sent")
+        # A copy this run did not have is missing (None or NaN) in the sweep's table.
+        if key != f"flows.{name}.bytes_sent" or sent is None or not sent > 0:
+            continue
+        copy = name.removeprefix(f"{flow}-")
+        if name == flow or (copy != name and copy.isdigit()):
+            ratios.append(row[f"flows.{name}.bytes_retransmitted"] / sent)
+    return sum(ratios) / len(ratios) if ratios else math.nan
 
 
 def seeds(mode: Mode) -> int:

@@ -3,8 +3,8 @@
 Protocol (§5.2.1; artifact fig7.sh): one flow fetches a 1 GB file (client timeout 300 s) through
 tbf (burst 100 KB) and netem. R = 0.25 at {100 Mb/s, 40 ms} and {40 Mb/s, 100 ms}, with random
 loss (the paper: 0 and 1 % at 100 Mb/s, 0 and 2 % at 40 Mb/s; we run 0, 1 and 2 % in both); then
-R = 0.2, 0.4, 0.6 at {60 Mb/s, 60 ms} without loss. The retransmission ratio is retransmitted
-over delivered bytes, goodput is over the session.
+R = 0.2, 0.4, 0.6 at {60 Mb/s, 60 ms} without loss. The retransmission ratio is the testbed's:
+retransmitted over all sent bytes (`_common.retransmission_ratio`); goodput is over the session.
 """
 
 from __future__ import annotations
@@ -20,7 +20,16 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import CCAS, OBBR, algorithm_bars, cca_name, flow, seeds, testbed
+from ._common import (
+    CCAS,
+    OBBR,
+    algorithm_bars,
+    cca_name,
+    flow,
+    retransmission_ratio,
+    seeds,
+    testbed,
+)
 
 SETTINGS = [("100Mbps", "40ms"), ("40Mbps", "100ms")]
 LOSSES = [0.0, 0.01, 0.02]
@@ -114,7 +123,7 @@ def _table(*results: SweepResults) -> Table:
             rows.setdefault((_condition(row), cca_name(row["flow.sender.cc"])), []).append(row)
     return {
         key: {
-            "retrans": mean([r["flows.sender.retrans_ratio"] for r in rs]),
+            "retrans": mean([retransmission_ratio(r, "sender") for r in rs]),
             "goodput": mean(
                 [r["flows.sender.goodput_bps"] / r["bottleneck.capacity_bps"] for r in rs]
             ),

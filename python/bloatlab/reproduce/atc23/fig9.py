@@ -26,7 +26,17 @@ from ...analysis.timeseries import bins, group_rates
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import CCAS, COLORS, OBBR, cca_name, flow, payload, seeds, testbed
+from ._common import (
+    CCAS,
+    COLORS,
+    OBBR,
+    cca_name,
+    flow,
+    payload,
+    retransmission_ratio,
+    seeds,
+    testbed,
+)
 
 HIGH, LOW, PERIOD = 40e6, 10e6, 10.0
 RTT, BUFFER, SIZE, CAP = "100ms", "300KB", "1GB", 600.0
@@ -107,7 +117,7 @@ def _runs(results: SweepResults) -> dict[str, list[dict[str, Any]]]:
                 "folder": folder,
                 "follow": follow_times(s["t"], s["bw_est_bps"], end),
                 "retrans_bytes": row["flows.sender.bytes_retransmitted"],
-                "retrans": row["flows.sender.retrans_ratio"],
+                "retrans": retransmission_ratio(row, "sender"),
                 "goodput": row["flows.sender.goodput_bps"],
             }
         )
