@@ -4,14 +4,14 @@ transport settings, the scenario and sweep builders, and small analysis helpers.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from matplotlib.axes import Axes
 
 from ...builders import HOST_JITTER, dumbbell
 from ...sweep.spec import label
-from .._base import Mode
+from .._base import Mode, mean
 
 # The paper's testbed is nginx-quic: every algorithm runs over the same QUIC stack, whose
 # packets carry 1252 bytes (spec §6), whose algorithms all start with 32 packets
@@ -121,9 +121,9 @@ def testbed(
     return doc
 
 
-def retransmission_ratio(row: Mapping[str, Any], flow: str) -> float:
-    """The testbed's retransmission ratio of `flow` (a flow, or each of a counted flow's
-    copies, averaged per flow as Fig. 8 plots it): retransmitted over all sent bytes.
+def retransmission_ratio(row: Mapping[str, Any], flows: Sequence[str]) -> float:
+    """The testbed's retransmission ratio, averaged over `flows` (a group's flows, as Fig. 8
+    plots it "per flow"): retransmitted over all sent bytes.
 
     The paper's text calls it "the volume of retransmitted data divided by the overall
     delivered data", but its figures plot the server's per-second log (`ngx_event_quic_output.c`:
@@ -131,16 +131,11 @@ def retransmission_ratio(row: Mapping[str, Any], flow: str) -> float:
     cumulative `resend * 100 / send`, from the last line (`scripts/plots/fig7.py`, `mul.py`).
     Retransmissions count in the denominator there: x / (1 + x) of bloatlab's `retrans_ratio`
     (retransmitted / delivered) when everything sent is delivered or resent."""
-    ratios = []
-    for key, sent in row.items():
-        name = key.removeprefix("flows.").removesuffix(".bytes_sent")
-        # A copy this run did not have is missing (None or NaN) in the sweep's table.
-        if key != f"flows.{name}.bytes_sent" or sent is None or not sent > 0:
-            continue
-        copy = name.removeprefix(f"{flow}-")
-        if name == flow or (copy != name and copy.isdigit()):
-            ratios.append(row[f"flows.{name}.bytes_retransmitted"] / sent)
-    return sum(ratios) / len(ratios) if ratios else math.nan
+    return mean(
+        row[f"flows.{f}.bytes_retransmitted"] / sent
+        for f in flows
+        if (sent := row[f"flows.{f}.bytes_sent"]) > 0
+    )
 
 
 def seeds(mode: Mode) -> int:

@@ -86,7 +86,7 @@ def _shares(results: SweepResults) -> dict[tuple[float, float], dict[str, float]
         ]
         out[key] = {
             "bbr": mean(shares),
-            "retrans": mean([retransmission_ratio(r, "bbr") for r in rows]),
+            "retrans": mean([retransmission_ratio(r, ["bbr"]) for r in rows]),
             "total": mean(
                 [
                     (r["flows.bbr.goodput_bps"] + r["flows.cubic.goodput_bps"])

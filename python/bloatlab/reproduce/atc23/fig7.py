@@ -123,7 +123,7 @@ def _table(*results: SweepResults) -> Table:
             rows.setdefault((_condition(row), cca_name(row["flow.sender.cc"])), []).append(row)
     return {
         key: {
-            "retrans": mean([retransmission_ratio(r, "sender") for r in rs]),
+            "retrans": mean([retransmission_ratio(r, ["sender"]) for r in rs]),
             "goodput": mean(
                 [r["flows.sender.goodput_bps"] / r["bottleneck.capacity_bps"] for r in rs]
             ),

@@ -79,7 +79,7 @@ def _table(results: SweepResults) -> Table:
     out: Table = {}
     for (cca, n), rs in rows.items():
         out[(cca, n)] = {
-            "retrans": mean([retransmission_ratio(r, "cca") for r in rs]),
+            "retrans": mean([retransmission_ratio(r, results.groups(r["run"])["cca"]) for r in rs]),
             "goodput": mean([r["groups.cca.goodput_bps"] / n / 1e6 for r in rs]),
             "total": mean([_utilisation(r) for r in rs]),
             "jain": mean([r["bottleneck.jain_index"] for r in rs]),

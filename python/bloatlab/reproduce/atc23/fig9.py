@@ -117,7 +117,7 @@ def _runs(results: SweepResults) -> dict[str, list[dict[str, Any]]]:
                 "folder": folder,
                 "follow": follow_times(s["t"], s["bw_est_bps"], end),
                 "retrans_bytes": row["flows.sender.bytes_retransmitted"],
-                "retrans": retransmission_ratio(row, "sender"),
+                "retrans": retransmission_ratio(row, ["sender"]),
                 "goodput": row["flows.sender.goodput_bps"],
             }
         )
