@@ -17,7 +17,9 @@ QUIC's `latest_rtt` in whole milliseconds); every algorithm starts with
 32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
 `obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
 allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle
-and DRAIN on the packets in flight without EDT credit, an expired min_rtt refreshed from any ACK,
+and DRAIN on the packets in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd
+target of max(gain·BDP, 4) + 3 send quanta (`ngx_bbr_quantum`) in place of Linux's TSO
+budget, an expired min_rtt refreshed from any ACK,
 delayed or not, and its own recovery epoch, which every loss extends); the paper's "BBRv2" is
 the artifact's QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the
 in-flight before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in

@@ -31,7 +31,8 @@ BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 # The paper's algorithms. BBR, B3R, BBR-S and oBBR share the artifact's own QUIC BBR
 # (ngx_bbr.c): the core's BBR v1 with `artifact_base` (no ACK-aggregation allowance, no pacing
 # margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle and DRAIN on the
-# packets in flight without EDT credit). "BBRv2" is the artifact's QUIC
+# packets in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd target of
+# max(gain·BDP, 4) + 3 send quanta instead of Linux's TSO budget). "BBRv2" is the artifact's QUIC
 # port (nginx-quic ngx_bbr2.c, min_rtt and PROBE_RTT windows 2.5 s, drain 0.75, ..., no
 # loss-round restart, PROBE_BW on the in-flight before the ACK, no EDT), the core's `bbr2-quic`;
 # Linux v2alpha (`bbr2`) is drawn beside it but no claim is about it. "CUBIC" is the artifact's

@@ -10,6 +10,7 @@
 //!          (`recovery_epoch = "artifact"`: the artifact's epoch, `recovery.rs`, in place of
 //!           TCP's Recovery state; cwnd is saved at every loss, not at Recovery's start)
 //!          otherwise, target = quantization_budget(bdp(bw, cwnd_gain) + aggregation_cwnd)
+//!                     (`artifact_base`: max(cwnd_gain · bdp, 4) + 3 quanta, `model.rs`)
 //!            full_bw_reached           → cwnd = min(cwnd + acked, target)
 //!            cwnd < target or delivered < 10 → cwnd += acked        (never shrinks in STARTUP)
 //!          cwnd ≥ 4;  PROBE_RTT        → cwnd ≤ 4
@@ -135,8 +136,7 @@ impl Bbr {
             let conserving;
             (cwnd, conserving) = self.recover_or_restore(conn, rs, acked);
             if !conserving {
-                let bdp = model::bdp(bw, self.min_rtt, gain);
-                let target = self.quantization_budget(bdp + self.aggregation_cwnd());
+                let target = self.cwnd_target(bw, gain);
                 if self.full_bw.reached {
                     cwnd = (cwnd + acked).min(target);
                 } else if cwnd < target || conn.delivered < TCP_INIT_CWND as u64 {

@@ -4,6 +4,7 @@
 //!
 //! ```text
 //!   in_net_at_edt(inflight) ≤ inflight(max_bw, 1.0) = quantization_budget(bdp(max_bw, 1))
+//!   (`artifact_base`: inflight ≤ max(bdp, 4) in bytes, no budget: `ngx_bbr_check_drain`)
 //! ```
 //!
 //! The check runs on the same ACK that ends STARTUP (Linux `bbr_check_drain`
@@ -21,8 +22,8 @@ impl Bbr {
             self.enter_drain();
         }
         if self.state == State::Drain {
-            let target = self.inflight(self.max_bw(), 1.0);
-            if self.in_net_at_edt(now, conn, conn.inflight) <= target {
+            let in_net = self.in_net_at_edt(now, conn, conn.inflight);
+            if self.within_inflight(in_net, self.max_bw(), 1.0) {
                 self.enter_probe_bw(conn);
             }
         }

@@ -73,6 +73,12 @@ impl Bbr {
         self.rtt_cnt
     }
 
+    /// The oBBR artifact's `ngx_bbr_target_cwnd(gain)` at `bw`, in packets (its bytes over
+    /// the MSS, so possibly fractional).
+    pub(crate) fn artifact_target_packets(&self, bw: f64, gain: f64) -> f64 {
+        self.artifact_target_bytes(bw, gain) as f64 / self.mss as f64
+    }
+
     /// BBR's own min_rtt (10 s window); `None` before any RTT sample.
     pub(crate) fn min_rtt(&self) -> Option<Duration> {
         self.min_rtt

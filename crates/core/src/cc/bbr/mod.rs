@@ -130,6 +130,10 @@
 //! | `LT_BW_MAX_ROUNDS` | 48 | rounds | how long lt_bw is used | `bbr_lt_bw_max_rtts` |
 //! | `TCP_INIT_CWND` | 10 | packets | bdp with no RTT sample; growth while delivered < 10 | `include/net/tcp.h` |
 //! | `ARTIFACT_PROBE_RTT_SRTTS` | 2 | srtt | `artifact_base` only: PROBE_RTT hold ≤ 2·srtt, timed from entry | oBBR artifact `ngx_bbr.c` |
+//! | `ARTIFACT_QUANTA` | 3 | quanta | `artifact_base` only: cwnd target = max(gain·BDP, 4) + 3 quanta | `ngx_bbr_set_cwnd` |
+//! | `ARTIFACT_QUANTUM_LOW_BPS` | 1.2 · 2^20 | bit/s | `artifact_base` only: quantum 1 packet below this pacing rate | `ngx_bbr_quantum` |
+//! | `ARTIFACT_QUANTUM_HIGH_BPS` | 24 · 2^20 | bit/s | `artifact_base` only: 2 packets below this, 1 ms of data from it | `ngx_bbr_quantum` |
+//! | `ARTIFACT_QUANTUM_MAX_BYTES` | 65 536 | bytes | `artifact_base` only: quantum cap | `ngx_bbr_quantum` |
 
 /// STARTUP pacing/cwnd gain: `BBR_UNIT * 2885 / 1000 + 1` = 739/256, the smallest
 /// gain that doubles the delivery rate every round ("2/ln(2)").
@@ -150,6 +154,14 @@ pub const MIN_RTT_WINDOW_MS: u64 = 10_000; // tcp_bbr.c bbr_min_rtt_win_sec = 10
 pub const PROBE_RTT_DURATION_MS: u64 = 200; // tcp_bbr.c bbr_probe_rtt_mode_ms
 /// The oBBR artifact's PROBE_RTT hold: at most this many smoothed RTTs (`artifact_base`).
 pub const ARTIFACT_PROBE_RTT_SRTTS: f64 = 2.0; // ngx_bbr.c min(2*srtt, ngx_bbr_probertt_time_ms)
+/// The oBBR artifact's cwnd allowance: this many send quanta on top of its target.
+pub const ARTIFACT_QUANTA: u64 = 3; // ngx_bbr.c ngx_bbr_set_cwnd: target_cwnd += 3 * ngx_bbr_quantum(bbr)
+/// Below this pacing rate the artifact's quantum is one packet, below `ARTIFACT_QUANTUM_HIGH_BPS` two.
+pub const ARTIFACT_QUANTUM_LOW_BPS: f64 = 1.2 * 1024.0 * 1024.0; // ngx_bbr_quantum: 1.2 * 1024 * 1024 / 8 bytes/s
+/// From this pacing rate on the artifact's quantum is 1 ms of data.
+pub const ARTIFACT_QUANTUM_HIGH_BPS: f64 = 24.0 * 1024.0 * 1024.0; // ngx_bbr_quantum: 24 * 1024 * 1024 / 8 bytes/s
+/// Cap of the artifact's quantum.
+pub const ARTIFACT_QUANTUM_MAX_BYTES: u64 = 64 * 1024; // ngx_bbr_quantum: ngx_min(pacing_rate / 1000, 64 * 1024)
 /// cwnd floor, and the PROBE_RTT cwnd: "a sliding window protocol ACKing every other packet needs at least 4".
 pub const CWND_MIN_TARGET: u32 = 4; // tcp_bbr.c bbr_cwnd_min_target
 /// Bandwidth growth (5/4) that means STARTUP may not have filled the pipe yet.
@@ -257,6 +269,8 @@ pub struct Bbr {
     mss: u32,
     /// `snd_cwnd`, packets.
     cwnd: u32,
+    /// The flow's initial window (the artifact's target before any RTT sample).
+    initial_cwnd: u32,
     /// `sk_pacing_rate`, whole bytes per second.
     pacing_rate_bytes: u64,
     has_seen_rtt: bool,
@@ -314,6 +328,7 @@ impl Bbr {
             state: State::Startup,
             mss: init.mss,
             cwnd: init.initial_cwnd,
+            initial_cwnd: init.initial_cwnd,
             pacing_rate_bytes: 0,
             has_seen_rtt: false,
             ssthresh: None,

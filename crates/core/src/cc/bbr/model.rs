@@ -12,8 +12,23 @@
 //!   pacing_rate           = floor(bw · mss · gain · (100 − margin) / 100)   bytes/s
 //!   init_pacing_bw        = cwnd / (srtt in whole µs, or 1 ms before any sample)
 //! ```
+//!
+//! The oBBR artifact's QUIC BBR (`artifact_base`) counts bytes and has no TSO budget:
+//!
+//! ```text
+//!   artifact_target(g)    = max(floor(g · floor(bw · mss · min_rtt)), 4 · mss)   bytes (ngx_bbr_target_cwnd)
+//!   artifact_quantum      = mss below 1.2·2^20 bit/s, 2 · mss below 24·2^20 bit/s,
+//!                           else min(pacing_rate / 1000, 64 KiB)                 bytes (ngx_bbr_quantum)
+//!   cwnd target           = artifact_target(cwnd_gain) + 3 · artifact_quantum     (ngx_bbr_set_cwnd)
+//! ```
+//!
+//! Its sender sends while `in_flight < window`, so a byte window of W admits
+//! ceil(W / mss) packets; its phase tests compare bytes in flight, i.e. whole packets.
 
-use super::{Bbr, Kernel, State, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS};
+use super::{
+    Bbr, Kernel, State, ARTIFACT_QUANTA, ARTIFACT_QUANTUM_HIGH_BPS, ARTIFACT_QUANTUM_LOW_BPS,
+    ARTIFACT_QUANTUM_MAX_BYTES, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS,
+};
 use crate::cc::Conn;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -40,6 +55,37 @@ pub fn quantization_budget(cwnd: u32, tso_segs_goal: u32, probing: bool) -> u32 
         cwnd.saturating_add(2)
     } else {
         cwnd
+    }
+}
+
+/// The oBBR artifact's `ngx_bbr_target_cwnd`, bytes: `max(floor(gain · bdp), min_cwnd · mss)`
+/// with `ngx_bbr_bdp` = `floor(bw · min_rtt)` bytes; its initial window before any RTT sample.
+pub fn artifact_target_bytes(
+    bw_pps: f64,
+    mss: u32,
+    min_rtt: Option<Duration>,
+    gain: f64,
+    min_cwnd: u32,
+    initial_cwnd: u32,
+) -> u64 {
+    let mss = mss as u64;
+    let Some(rtt) = min_rtt else {
+        return initial_cwnd as u64 * mss;
+    };
+    let bdp = (bw_pps * mss as f64 * rtt.as_nanos() as f64 / NANOS_PER_SEC).floor();
+    ((gain * bdp).floor() as u64).max(min_cwnd as u64 * mss)
+}
+
+/// The oBBR artifact's `ngx_bbr_quantum`, bytes: one packet at low pacing rates, two
+/// at medium ones, else 1 ms of data up to 64 KiB.
+pub fn artifact_quantum_bytes(pacing_rate_bytes: u64, mss: u32) -> u64 {
+    let rate_bps = pacing_rate_bytes as f64 * 8.0;
+    if rate_bps < ARTIFACT_QUANTUM_LOW_BPS {
+        mss as u64
+    } else if rate_bps < ARTIFACT_QUANTUM_HIGH_BPS {
+        2 * mss as u64
+    } else {
+        (pacing_rate_bytes / 1000).min(ARTIFACT_QUANTUM_MAX_BYTES)
     }
 }
 
@@ -135,6 +181,52 @@ impl Bbr {
         self.quantization_budget(bdp(bw, self.min_rtt, gain))
     }
 
+    /// The oBBR artifact's `ngx_bbr_target_cwnd(gain)` at `bw`, bytes.
+    pub(super) fn artifact_target_bytes(&self, bw: f64, gain: f64) -> u64 {
+        artifact_target_bytes(
+            bw,
+            self.mss,
+            self.min_rtt,
+            gain,
+            self.p.min_cwnd,
+            self.initial_cwnd,
+        )
+    }
+
+    /// Whether `in_net` packets reach a phase's in-flight target at `gain` (PROBE_BW's
+    /// probing phase): Linux `bbr_inflight`, the artifact's `ngx_bbr_target_cwnd` in bytes.
+    pub(super) fn reaches_inflight(&self, in_net: u32, bw: f64, gain: f64) -> bool {
+        if self.p.artifact_base {
+            in_net as u64 * self.mss as u64 >= self.artifact_target_bytes(bw, gain)
+        } else {
+            in_net >= self.inflight(bw, gain)
+        }
+    }
+
+    /// Whether `in_net` packets are within a phase's in-flight target at `gain` (the
+    /// draining phase, DRAIN), as [`Self::reaches_inflight`] measures it.
+    pub(super) fn within_inflight(&self, in_net: u32, bw: f64, gain: f64) -> bool {
+        if self.p.artifact_base {
+            in_net as u64 * self.mss as u64 <= self.artifact_target_bytes(bw, gain)
+        } else {
+            in_net <= self.inflight(bw, gain)
+        }
+    }
+
+    /// `bbr_set_cwnd`'s target, packets: Linux `quantization_budget(bdp(bw, gain) +
+    /// aggregation_cwnd)`; the artifact's `ngx_bbr_target_cwnd(gain) + extra_acked +
+    /// 3 · ngx_bbr_quantum` bytes, as the packets its `in_flight < window` test admits.
+    pub(super) fn cwnd_target(&self, bw: f64, gain: f64) -> u32 {
+        if !self.p.artifact_base {
+            return self.quantization_budget(bdp(bw, self.min_rtt, gain) + self.aggregation_cwnd());
+        }
+        let mss = self.mss as u64;
+        let bytes = self.artifact_target_bytes(bw, gain)
+            + self.aggregation_cwnd() as u64 * mss
+            + ARTIFACT_QUANTA * artifact_quantum_bytes(self.pacing_rate_bytes, self.mss);
+        bytes.div_ceil(mss) as u32
+    }
+
     /// Linux `bbr_quantization_budget`, with the +2 of the first (probing) PROBE_BW phase
     /// (not before v5.1).
     pub(super) fn quantization_budget(&self, cwnd: u32) -> u32 {
@@ -181,6 +273,34 @@ mod tests {
         assert_eq!(quantization_budget(21, 2, false), 28);
         assert_eq!(quantization_budget(21, 2, true), 30);
         assert_eq!(quantization_budget(20, 1, false), 24);
+    }
+
+    #[test]
+    fn the_artifact_target_floors_bytes_and_keeps_four_packets() {
+        let target = |bw, gain| {
+            artifact_target_bytes(bw, 1252, Some(Duration::from_millis(40)), gain, 4, 32)
+        };
+        // 1000 pkt/s · 1252 B · 40 ms = 50 080 bytes; · 1.25 = 62 600
+        assert_eq!(target(1000.0, 1.0), 50_080);
+        assert_eq!(target(1000.0, 1.25), 62_600);
+        // 110.1 pkt/s: floor(5513.6) = 5513; · 0.75 = 4134.75, below 4 · 1252 = 5008
+        assert_eq!(target(110.1, 1.0), 5513);
+        assert_eq!(target(110.1, 0.75), 5008);
+        assert_eq!(
+            artifact_target_bytes(1000.0, 1252, None, 2.0, 4, 32),
+            32 * 1252
+        );
+    }
+
+    #[test]
+    fn the_artifact_quantum_is_one_or_two_packets_then_a_millisecond_up_to_64_kib() {
+        // thresholds 1.2 · 2^20 / 8 = 157 286.4 and 24 · 2^20 / 8 = 3 145 728 bytes/s
+        assert_eq!(artifact_quantum_bytes(157_286, 1252), 1252);
+        assert_eq!(artifact_quantum_bytes(157_287, 1252), 2504);
+        assert_eq!(artifact_quantum_bytes(3_145_727, 1252), 2504);
+        assert_eq!(artifact_quantum_bytes(3_145_728, 1252), 3145);
+        assert_eq!(artifact_quantum_bytes(12_500_000, 1252), 12_500); // 100 Mbit/s
+        assert_eq!(artifact_quantum_bytes(100_000_000, 1252), 65_536);
     }
 
     #[test]

@@ -69,8 +69,10 @@ pub struct Params {
     /// `extra_acked_gain`, `pacing_margin_percent`, `lt_enabled`, `probe_rtt_wait_for_drain`,
     /// `probe_rtt_srtt_cap` and `recovery_epoch` ([`Params::preset`]); and, its QUIC stack
     /// having no EDT, the gain cycle and DRAIN test the packets in flight as they are
-    /// (`sampler->prior_inflight`, `sampler->in_flight`), and an expired min_rtt takes the
-    /// next sample even from a delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
+    /// (`sampler->prior_inflight`, `sampler->in_flight`) against `max(gain · BDP, 4)` bytes
+    /// without Linux's TSO budget, the cwnd target is that plus 3 send quanta
+    /// (`ngx_bbr_quantum`; `model.rs`), and an expired min_rtt takes the next sample even
+    /// from a delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
     pub artifact_base: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
     /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, the preset's
@@ -173,8 +175,8 @@ impl Params {
     /// where those differ in v1 parameters. `kernel = "4.17"`: no ACK-aggregation allowance
     /// (v5.1 added it). `artifact_base`: no ACK-aggregation allowance, no pacing margin, no
     /// long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the entering
-    /// ACK, its own recovery epoch (and, in `in_net_at_edt`, the packets in flight without
-    /// EDT credit).
+    /// ACK, its own recovery epoch (and, outside the parameters, the packets in flight without
+    /// EDT credit and the artifact's byte targets and send quanta: [`Params::artifact_base`]).
     pub fn preset(artifact_base: bool, kernel: Kernel) -> Self {
         let linux = Params {
             artifact_base,

@@ -8,6 +8,7 @@
 //!   gain > 1     : advance when full_length and (losses > 0 or in_net ≥ inflight(max_bw, gain))
 //!   gain < 1     : advance when full_length or in_net ≤ inflight(max_bw, 1)
 //!   in_net = in_net_at_edt(prior_in_flight)   (artifact_base: prior_in_flight, no EDT)
+//!   inflight(bw, g) = quantization_budget(bdp(bw, g))   (artifact_base: max(g · bdp, 4) bytes)
 //! ```
 //!
 //! The probing phase must actually raise inflight to 1.25 BDP (or see loss);
@@ -50,9 +51,9 @@ impl Bbr {
         let inflight = self.in_net_at_edt(now, conn, rs.prior_in_flight);
         let bw = self.max_bw(); // not lt_bw
         if self.pacing_gain > 1.0 {
-            full_length && (rs.losses > 0 || inflight >= self.inflight(bw, self.pacing_gain))
+            full_length && (rs.losses > 0 || self.reaches_inflight(inflight, bw, self.pacing_gain))
         } else {
-            full_length || inflight <= self.inflight(bw, 1.0)
+            full_length || self.within_inflight(inflight, bw, 1.0)
         }
     }
 

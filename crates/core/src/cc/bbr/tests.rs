@@ -206,26 +206,50 @@ fn drain_credits_packets_delivered_before_the_next_departure() {
 }
 
 #[test]
-fn the_artifact_base_drains_on_the_packets_in_flight_without_the_departure_credit() {
+fn the_artifact_base_drains_to_one_bdp_in_flight_without_budget_or_departure_credit() {
     let inflight = drain_while_the_next_departure_waits_4_ms(Params::preset(true, Kernel::V5));
-    // It leaves at 16 ≤ inflight(bw, 1) = 16; crediting 4 packets, Linux leaves at 20.
+    // It leaves at 10 · 1448 ≤ max(bdp, 4) = 14 480 bytes; Linux, crediting 4 packets
+    // against a budgeted 16, leaves at 20.
     let n = inflight.len();
-    assert_eq!(&inflight[n - 3..], [20, 18, 16]);
+    assert_eq!(&inflight[n - 3..], [14, 12, 10]);
 }
 
 #[test]
-fn the_artifact_base_ends_the_probing_phase_on_the_flight_before_the_ack_without_edt_credit() {
-    // Before each ACK 21 are in flight: Linux counts 21 + 2 at the next departure ≥ 22 =
-    // the phase's target and moves on; the artifact (no EDT) counts 21 and keeps probing.
-    for (artifact_base, phase) in [(false, 1), (true, 0)] {
+fn the_artifact_base_ends_the_probing_phase_at_its_byte_target_without_budget_or_edt_credit() {
+    // The artifact's target is floor(1.25 · 14 480) = 18 100 bytes, 12.5 packets: 12 in
+    // flight before the ACK keep it probing, 13 end the phase. Linux's 13 + 2 at the next
+    // departure stay below its budgeted 22.
+    for (artifact_base, in_flight, phase) in [(false, 13, 0), (true, 12, 0), (true, 13, 1)] {
         let p = Params::preset(artifact_base, Kernel::V5);
         let mut d = probe_bw_in_phase_with(&p, &steady(), 0);
         d.fill_window = false;
         for _ in 0..8 {
-            d.conn.inflight = 21;
+            d.conn.inflight = in_flight;
             d.ack(steady()); // 16 ms: longer than min_rtt
         }
-        assert_eq!(d.cc.cycle_idx, phase, "artifact_base {artifact_base}");
+        assert_eq!(
+            d.cc.cycle_idx, phase,
+            "artifact_base {artifact_base}, {in_flight} in flight"
+        );
+    }
+}
+
+#[test]
+fn the_artifact_base_cwnd_is_two_bdp_plus_three_quanta_in_bytes_without_rounding_or_probing_extra()
+{
+    let p = Params::preset(true, Kernel::V5);
+    let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+    for _ in 0..3 {
+        d.ack(steady());
+    }
+    // 2 · 14 480 + 3 · 2 · 1448 (11.6 Mbit/s: a 2-packet quantum) = 37 648 bytes = 26 packets
+    assert_eq!(d.cc.cwnd(), 26);
+    // 1002.5 pkt/s: 2 · floor(14 516.2) + 8688 = 37 720 bytes, 26.05 packets: 27 in every
+    // phase (odd, and no +2 while probing, where Linux has 30 and 32).
+    let faster = ack(2, ms(2), ms(10), 10, Duration::from_micros(9975));
+    for _ in 0..30 {
+        d.ack(faster.clone());
+        assert_eq!(d.cc.cwnd(), 27, "phase {}", d.cc.cycle_idx);
     }
 }
 

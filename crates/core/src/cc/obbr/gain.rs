@@ -43,7 +43,8 @@ impl AdaptiveGain {
         }
     }
 
-    /// `update_cc_mode`'s gain step. `bdp1` is `max(bdp(max_bw, 1), min_cwnd)` packets;
+    /// `update_cc_mode`'s gain step. `bdp1` is `ngx_bbr_target_cwnd(1.0)` in packets
+    /// (`max(bdp(max_bw), min_cwnd)` bytes over the MSS, fractional);
     /// `in_recovery`: inside the artifact BBR's recovery epoch.
     pub fn on_ack(
         &mut self,
@@ -52,7 +53,7 @@ impl AdaptiveGain {
         in_recovery: bool,
         acked: u32,
         min_rtt: Option<Duration>,
-        bdp1: u32,
+        bdp1: f64,
     ) {
         if lost && min_rtt != Some(Duration::ZERO) {
             let excess = match (self.rtt_latest, min_rtt) {
@@ -63,7 +64,7 @@ impl AdaptiveGain {
             };
             self.g = (1.0 + p.mu * excess).min(p.g_max);
         } else if !in_recovery {
-            self.g = (self.g + p.alpha * acked as f64 / bdp1.max(1) as f64).min(p.g_max);
+            self.g = (self.g + p.alpha * acked as f64 / bdp1).min(p.g_max);
         }
     }
 

@@ -24,7 +24,7 @@
 //!             bandwidth-drop sample bookkeeping (PROBE_BW, valid, not app-limited)
 //!             BBR v1 update_model;  on a mode entry g := that mode's v1 cwnd gain
 //!             recovery epoch;  set_pacing_rate;  set_cwnd(gain used)
-//!             if g < g_max: cwnd = min(cwnd, max(ceil(gain used · bdp), 4))
+//!             if g < g_max: cwnd = min(cwnd, max(gain used · bdp, 4))   (bytes, as packets admitted)
 //!   gain used = g, but ≥ 1.25 while pacing_gain > 1, and ≥ g_max there after 3 s without loss
 //! ```
 //!
@@ -34,10 +34,10 @@
 //! copied: `update_model`/`set_outputs` around oBBR's steps). The artifact's
 //! own QUIC BBR differs (initial cwnd 32, ACK-aggregation gain 0, no pacing
 //! margin, no policer detection, PROBE_RTT held min(2·srtt, 200 ms) from the
-//! first PROBE_RTT ACK, 3·quantum instead of the quantization budget, ms
-//! clock). `bbr = { artifact_base = true }` runs that base as far as it is v1
-//! parameters (all but the quantum term and the ms clock; the initial window is
-//! the flow's `initial_cwnd`).
+//! first PROBE_RTT ACK, byte targets `max(gain·BDP, 4)` and 3 send quanta
+//! instead of the quantization budget, ms clock). `bbr = { artifact_base = true }`
+//! runs that base (the ms clock comes with `rate_sampler = "nginx-quic"`; the
+//! initial window is the flow's `initial_cwnd`).
 //!
 //! # Paper versus code (we follow the code)
 //!
@@ -85,13 +85,15 @@
 //!   `now − rs.rtt` (unchanged on ACKs without an RTT sample).
 //! * The score's `unacked` is approximated by packets marked lost (`bw_drop.rs`).
 //! * RTTs are whole ms only with `rate_sampler = "nginx-quic"` (QUIC's `latest_rtt` on
-//!   nginx's clock), else ns; timers run in ns; BDPs are v1's `ceil` in packets, not floored bytes.
-//! * The hard cap is the artifact's `max(gain·BDP, 4)`, without v1's
-//!   quantization budget, while v1's test for ending the 1.25 probing phase
-//!   asks for `quantization_budget(1.25·BDP) + 2` in flight (the artifact's own
-//!   test asks for 1.25·BDP). So while g < g_max, a probing phase on this base
-//!   ends at the next loss rather than after one min_rtt; with random loss (the
-//!   paper's setting) that is within about a round.
+//!   nginx's clock), else ns; timers run in ns. oBBR's own BDPs (the hard cap, α's
+//!   divisor) are the artifact's floored bytes on either base.
+//! * On the Linux base (`artifact_base = false`) the hard cap is the artifact's
+//!   `max(gain·BDP, 4)`, without v1's quantization budget, while v1's test for
+//!   ending the 1.25 probing phase asks for `quantization_budget(1.25·BDP) + 2`
+//!   in flight (the artifact's own test asks for 1.25·BDP, as the artifact base
+//!   does). So while g < g_max, a probing phase on the Linux base ends at the
+//!   next loss rather than after one min_rtt; with random loss (the paper's
+//!   setting) that is within about a round.
 //!
 //! # Constants
 //!
@@ -116,7 +118,7 @@ mod gain;
 #[cfg(test)]
 mod tests;
 
-use super::bbr::{model, Bbr, Params as BbrParams, State};
+use super::bbr::{Bbr, Params as BbrParams, State};
 use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
@@ -361,7 +363,7 @@ impl Obbr {
             return;
         }
         let min_rtt = self.bbr.min_rtt();
-        let bdp1 = model::bdp(self.bbr.max_bw(), min_rtt, 1.0).max(self.bbr.params().min_cwnd);
+        let bdp1 = self.bbr.artifact_target_packets(self.bbr.max_bw(), 1.0);
         let in_recovery = self.bbr.in_artifact_recovery();
         self.gain.on_ack(
             &self.p,
@@ -418,8 +420,9 @@ impl CongestionControl for Obbr {
         let gain = self.gain.effective(&self.p, now, self.bbr.pacing_gain());
         self.bbr.set_outputs(conn, rs, gain);
         if rs.acked_sacked > 0 && self.gain.g < self.p.g_max {
-            let bdp = model::bdp(self.bbr.bw(), self.bbr.min_rtt(), gain);
-            self.bbr.cap_cwnd(bdp.max(self.bbr.params().min_cwnd));
+            // The artifact's `in_flight < window` admits a last partial packet.
+            let cap = self.bbr.artifact_target_packets(self.bbr.bw(), gain).ceil();
+            self.bbr.cap_cwnd(cap as u32);
         }
         self.gain_used = gain;
     }
