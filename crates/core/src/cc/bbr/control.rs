@@ -12,7 +12,8 @@
 //!          otherwise, target = quantization_budget(bdp(bw, cwnd_gain) + aggregation_cwnd)
 //!                     (`artifact_base`: max(cwnd_gain · bdp, 4) + 3 quanta, `model.rs`)
 //!            full_bw_reached           → cwnd = min(cwnd + acked, target)
-//!            cwnd < target or delivered < 10 → cwnd += acked        (never shrinks in STARTUP)
+//!            cwnd < target or delivered < 10 → cwnd += acked        (never shrinks in STARTUP;
+//!                                              artifact_base: delivered < its initial window)
 //!          cwnd ≥ 4;  PROBE_RTT        → cwnd ≤ 4
 //! ```
 //!
@@ -139,7 +140,7 @@ impl Bbr {
                 let target = self.cwnd_target(bw, gain);
                 if self.full_bw.reached {
                     cwnd = (cwnd + acked).min(target);
-                } else if cwnd < target || conn.delivered < TCP_INIT_CWND as u64 {
+                } else if cwnd < target || conn.delivered < self.growth_floor() {
                     cwnd += acked;
                 }
                 cwnd = cwnd.max(self.p.min_cwnd);
@@ -149,6 +150,17 @@ impl Bbr {
             cwnd = cwnd.min(self.p.min_cwnd);
         }
         self.cwnd = cwnd;
+    }
+
+    /// Packets delivered below which STARTUP's cwnd grows whatever its target: Linux's
+    /// `TCP_INIT_CWND`; the artifact's initial window (`cg->delivered <
+    /// bbr->initial_congestion_window`).
+    fn growth_floor(&self) -> u64 {
+        if self.p.artifact_base {
+            self.initial_cwnd as u64
+        } else {
+            TCP_INIT_CWND as u64
+        }
     }
 
     /// Linux `tcp_enter_loss`: `ssthresh()` (save cwnd) on a new episode, cwnd =

@@ -71,8 +71,10 @@ pub struct Params {
     /// having no EDT, the gain cycle and DRAIN test the packets in flight as they are
     /// (`sampler->prior_inflight`, `sampler->in_flight`) against `max(gain · BDP, 4)` bytes
     /// without Linux's TSO budget, the cwnd target is that plus 3 send quanta
-    /// (`ngx_bbr_quantum`; `model.rs`), and an expired min_rtt takes the next sample even
-    /// from a delayed ACK (`ngx_bbr_update_min_rtt` has no `is_ack_delayed`).
+    /// (`ngx_bbr_quantum`; `model.rs`), STARTUP's cwnd grows above its target while less
+    /// than the initial window is delivered (Linux: `TCP_INIT_CWND`), and an expired min_rtt
+    /// takes the next sample even from a delayed ACK (`ngx_bbr_update_min_rtt` has no
+    /// `is_ack_delayed`).
     pub artifact_base: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
     /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, the preset's

@@ -139,6 +139,27 @@ fn startup_grows_cwnd_by_acked_up_to_the_high_gain_target_and_paces_at_high_gain
 }
 
 #[test]
+fn above_its_target_startup_grows_until_10_delivered_on_linux_and_the_initial_window_on_the_artifact(
+) {
+    // A 32-packet initial window above a small target (2 packets per 10 ms: Linux's is 10,
+    // the artifact's 12): cwnd grows by each ACK only while fewer than 10 (Linux) or 32
+    // (the artifact's initial window) packets have been delivered. (App-limited samples,
+    // so that STARTUP cannot end.)
+    for (artifact_base, grown) in [(false, 4), (true, 15)] {
+        let init = CcInit {
+            initial_cwnd: 32,
+            ..testing::init()
+        };
+        let mut d = AckDriver::new(Bbr::new(Params::preset(artifact_base, Kernel::V5), init));
+        for _ in 0..20 {
+            d.ack(ack(2, ms(2), ms(10), 2, ms(10)).app_limited());
+        }
+        assert_eq!(d.cc.state, State::Startup);
+        assert_eq!(d.cc.cwnd(), 32 + 2 * grown, "artifact_base {artifact_base}");
+    }
+}
+
+#[test]
 fn full_bandwidth_needs_three_non_app_limited_rounds_without_25_percent_growth() {
     let mut d = AckDriver::new(bbr_with_seed(1));
     d.ack(round_at(1000.0));
