@@ -269,7 +269,8 @@ pub struct Bbr {
     mss: u32,
     /// `snd_cwnd`, packets.
     cwnd: u32,
-    /// The flow's initial window (the artifact's target before any RTT sample).
+    /// The flow's initial window (on the artifact base: the target before any RTT sample,
+    /// and STARTUP's growth floor).
     initial_cwnd: u32,
     /// `sk_pacing_rate`, whole bytes per second.
     pacing_rate_bytes: u64,

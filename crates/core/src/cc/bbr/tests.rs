@@ -141,11 +141,13 @@ fn startup_grows_cwnd_by_acked_up_to_the_high_gain_target_and_paces_at_high_gain
 #[test]
 fn above_its_target_startup_grows_until_10_delivered_on_linux_and_the_initial_window_on_the_artifact(
 ) {
-    // A 32-packet initial window above a small target (2 packets per 10 ms: Linux's is 10,
-    // the artifact's 12): cwnd grows by each ACK only while fewer than 10 (Linux) or 32
-    // (the artifact's initial window) packets have been delivered. (App-limited samples,
-    // so that STARTUP cannot end.)
-    for (artifact_base, grown) in [(false, 4), (true, 15)] {
+    // A 32-packet initial window, paced from it (3200 pkt/s · 2.89), against a path of 2
+    // packets per 10 ms. Linux's STARTUP target is even(6 + 3·8) = 30; the artifact's is
+    // ceil((8359 + 3 · 13 372) / 1448) = 34, so its first ACK grows the window to 34. Above
+    // the target cwnd grows by each ACK only while fewer than 10 (Linux) or 32 (the
+    // artifact's initial window) packets have been delivered: 4 and 15 ACKs of 2.
+    // (App-limited samples, so that STARTUP cannot end.)
+    for (artifact_base, target, grown) in [(false, 30, 4), (true, 34, 15)] {
         let init = CcInit {
             initial_cwnd: 32,
             ..testing::init()
@@ -153,6 +155,7 @@ fn above_its_target_startup_grows_until_10_delivered_on_linux_and_the_initial_wi
         let mut d = AckDriver::new(Bbr::new(Params::preset(artifact_base, Kernel::V5), init));
         for _ in 0..20 {
             d.ack(ack(2, ms(2), ms(10), 2, ms(10)).app_limited());
+            assert_eq!(d.cc.cwnd_target(d.cc.bw(), d.cc.cwnd_gain), target);
         }
         assert_eq!(d.cc.state, State::Startup);
         assert_eq!(d.cc.cwnd(), 32 + 2 * grown, "artifact_base {artifact_base}");
