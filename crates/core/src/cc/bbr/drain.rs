@@ -23,7 +23,7 @@ impl Bbr {
         }
         if self.state == State::Drain {
             let in_net = self.in_net_at_edt(now, conn, conn.inflight);
-            if self.within_inflight(in_net, self.max_bw(), 1.0) {
+            if self.cmp_inflight_target(in_net, self.max_bw(), 1.0).is_le() {
                 self.enter_probe_bw(conn);
             }
         }

@@ -32,6 +32,7 @@ use super::{
 use crate::cc::Conn;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
+use std::cmp::Ordering;
 
 const NANOS_PER_SEC: f64 = 1e9;
 
@@ -193,23 +194,14 @@ impl Bbr {
         )
     }
 
-    /// Whether `in_net` packets reach a phase's in-flight target at `gain` (PROBE_BW's
-    /// probing phase): Linux `bbr_inflight`, the artifact's `ngx_bbr_target_cwnd` in bytes.
-    pub(super) fn reaches_inflight(&self, in_net: u32, bw: f64, gain: f64) -> bool {
+    /// How `in_net` packets compare with a phase's in-flight target at `gain` (the probing
+    /// phase asks for ≥, the draining phase and DRAIN for ≤): Linux `bbr_inflight`, or the
+    /// artifact's `ngx_bbr_target_cwnd` against the bytes in flight.
+    pub(super) fn cmp_inflight_target(&self, in_net: u32, bw: f64, gain: f64) -> Ordering {
         if self.p.artifact_base {
-            in_net as u64 * self.mss as u64 >= self.artifact_target_bytes(bw, gain)
+            (in_net as u64 * self.mss as u64).cmp(&self.artifact_target_bytes(bw, gain))
         } else {
-            in_net >= self.inflight(bw, gain)
-        }
-    }
-
-    /// Whether `in_net` packets are within a phase's in-flight target at `gain` (the
-    /// draining phase, DRAIN), as [`Self::reaches_inflight`] measures it.
-    pub(super) fn within_inflight(&self, in_net: u32, bw: f64, gain: f64) -> bool {
-        if self.p.artifact_base {
-            in_net as u64 * self.mss as u64 <= self.artifact_target_bytes(bw, gain)
-        } else {
-            in_net <= self.inflight(bw, gain)
+            in_net.cmp(&self.inflight(bw, gain))
         }
     }
 

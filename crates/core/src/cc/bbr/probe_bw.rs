@@ -51,9 +51,13 @@ impl Bbr {
         let inflight = self.in_net_at_edt(now, conn, rs.prior_in_flight);
         let bw = self.max_bw(); // not lt_bw
         if self.pacing_gain > 1.0 {
-            full_length && (rs.losses > 0 || self.reaches_inflight(inflight, bw, self.pacing_gain))
+            full_length
+                && (rs.losses > 0
+                    || self
+                        .cmp_inflight_target(inflight, bw, self.pacing_gain)
+                        .is_ge())
         } else {
-            full_length || self.within_inflight(inflight, bw, 1.0)
+            full_length || self.cmp_inflight_target(inflight, bw, 1.0).is_le()
         }
     }
 
