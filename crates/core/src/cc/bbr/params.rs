@@ -164,10 +164,23 @@ impl<'de> Deserialize<'de> for Params {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let table = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
-        let own = Params::deserialize(serde_json::Value::Object(table.clone()))
-            .map_err(D::Error::custom)?;
-        let preset = Params::preset(own.artifact_base, own.kernel);
+        let linux = Params::default();
+        let artifact_base = selector(&table, "artifact_base", linux.artifact_base)?;
+        let kernel = selector(&table, "kernel", linux.kernel)?;
+        let preset = Params::preset(artifact_base, kernel);
         Params::deserialize(over_preset(&preset, table)).map_err(D::Error::custom)
+    }
+}
+
+/// A field of `table` that picks the preset, or `default` where the table has none.
+fn selector<T: serde::de::DeserializeOwned, E: serde::de::Error>(
+    table: &serde_json::Map<String, serde_json::Value>,
+    key: &str,
+    default: T,
+) -> Result<T, E> {
+    match table.get(key) {
+        None => Ok(default),
+        Some(v) => T::deserialize(v).map_err(E::custom),
     }
 }
 
