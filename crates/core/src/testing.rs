@@ -10,7 +10,7 @@
 use crate::cc::{CaState, CcInit, CongestionControl, Conn};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
-use crate::transport::rate_sample::RateSample;
+use crate::transport::rate_sample::{RateSample, Reference};
 
 pub const MSS: u32 = 1448;
 
@@ -145,17 +145,20 @@ impl<C: CongestionControl> AckDriver<C> {
         let rs = RateSample {
             delivered: a.sample.map(|(d, _)| d),
             interval: a.sample.map(|(_, i)| i),
-            prior_delivered: a
-                .sample
-                .map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
-            prior_time: a.sample.map(|(_, i)| self.now.saturating_sub(i)),
-            // The reference packet is the one whose RTT this ACK measured.
-            prior_sent: a.rtt.map(|rtt| self.now.saturating_sub(rtt)),
+            reference: Reference {
+                prior_delivered: a
+                    .sample
+                    .map_or(0, |(d, _)| self.conn.delivered.saturating_sub(d)),
+                prior_time: a.sample.map(|(_, i)| self.now.saturating_sub(i)),
+                // The reference packet is the one whose RTT this ACK measured.
+                prior_sent: a.rtt.map(|rtt| self.now.saturating_sub(rtt)),
+                is_app_limited: a.app_limited,
+                ..Reference::default()
+            },
             acked_sacked: a.acked,
             losses: a.lost,
             prior_in_flight,
             rtt: a.rtt,
-            is_app_limited: a.app_limited,
             is_ack_delayed: a.delayed,
             ..RateSample::default()
         };

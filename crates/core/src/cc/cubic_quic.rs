@@ -213,7 +213,7 @@ impl CongestionControl for CubicQuic {
     /// `CubicOnAck`, which the artifact's stack calls for ACK frames with a valid rate sample,
     /// with the bytes they acknowledged and the send time of the sample's reference packet.
     fn on_ack(&mut self, now: Time, _conn: &Conn, rs: &RateSample) {
-        let Some(sent) = rs.prior_sent.filter(|_| rs.is_valid()) else {
+        let Some(sent) = rs.reference.prior_sent.filter(|_| rs.is_valid()) else {
             return;
         };
         let (now_ms, sent_ms) = (now.as_millis(), sent.as_millis());

@@ -238,7 +238,7 @@ impl Metrics {
                 t: now.as_secs_f64(),
                 flow: conn as u16,
                 rate_bps: rate.unwrap_or(f64::NAN),
-                app_limited: rs.is_app_limited,
+                app_limited: rs.reference.is_app_limited,
                 rtt_s: rs.rtt.map_or(f64::NAN, |d| d.as_secs_f64()),
                 delivered_pkts: rs.delivered.unwrap_or(0),
                 interval_s: rs.interval.map_or(f64::NAN, |d| d.as_secs_f64()),

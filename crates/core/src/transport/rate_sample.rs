@@ -92,6 +92,31 @@ pub struct TxSnapshot {
     pub is_app_limited: bool,
 }
 
+/// A sample's reference packet (Linux: the most recently sent packet the ACK delivers):
+/// the connection's counters when it was sent, and the intervals measured from it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Reference {
+    /// `delivered` when the reference packet was sent.
+    pub prior_delivered: u64,
+    /// `delivered_time` when it was sent.
+    pub prior_time: Option<Time>,
+    /// When it was sent, on the sampler's clock (Linux `first_tx_mstamp` after the
+    /// update; the nginx-quic sampler's `po_sent_time`).
+    pub prior_sent: Option<Time>,
+    /// It was sent while the connection was application-limited.
+    pub is_app_limited: bool,
+    pub is_retrans: bool,
+    /// v2/v3: inflight right after it was sent.
+    pub tx_in_flight: u32,
+    /// `lost` and `delivered_ce` when it was sent (v2/v3).
+    pub lost: u64,
+    pub delivered_ce: u64,
+    /// Its end sequence: the tie-break among packets sent at one instant.
+    pub end_seq: u64,
+    pub send_interval: Duration,
+    pub ack_interval: Duration,
+}
+
 /// One ACK's rate sample (Linux `struct rate_sample`), in packets.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct RateSample {
@@ -99,14 +124,8 @@ pub struct RateSample {
     pub delivered: Option<u64>,
     /// Sampling interval; `None` = invalid (no reference, or shorter than min RTT).
     pub interval: Option<Duration>,
-    pub send_interval: Duration,
-    pub ack_interval: Duration,
-    /// `delivered` snapshot of the reference packet.
-    pub prior_delivered: u64,
-    pub prior_time: Option<Time>,
-    /// When the reference packet was sent, on the sampler's clock (Linux
-    /// `first_tx_mstamp` after the update; the nginx-quic sampler's `po_sent_time`).
-    pub prior_sent: Option<Time>,
+    /// The reference packet the sample measures from.
+    pub reference: Reference,
     /// Packets newly acked or sacked by this ACK.
     pub acked_sacked: u32,
     /// Packets newly marked lost while processing this ACK.
@@ -115,21 +134,14 @@ pub struct RateSample {
     pub prior_in_flight: u32,
     /// RTT of the most recently sent, never-retransmitted packet this ACK covers.
     pub rtt: Option<Duration>,
-    pub is_app_limited: bool,
-    pub is_retrans: bool,
     /// The receiver held this ACK on its delayed-ACK timer.
     pub is_ack_delayed: bool,
     /// v2/v3: packets marked lost since the reference packet was sent.
     pub lost: u64,
     /// v2/v3: CE-marked deliveries over the interval.
     pub delivered_ce: u64,
-    /// v2/v3: inflight right after the reference packet was sent.
-    pub tx_in_flight: u32,
     /// The ACK carried ECN-Echo.
     pub is_ece: bool,
-    pub(crate) ref_end_seq: u64,
-    pub(crate) ref_lost: u64,
-    pub(crate) ref_delivered_ce: u64,
 }
 
 impl RateSample {
@@ -144,22 +156,6 @@ impl RateSample {
     pub fn is_valid(&self) -> bool {
         self.delivered.is_some() && self.interval.is_some_and(|i| !i.is_zero())
     }
-
-    /// The nginx-quic sampler: an ACK without a newer reference packet reuses `kept`'s
-    /// reference and both its intervals.
-    fn keep_reference(&mut self, kept: &RateSample) {
-        self.prior_delivered = kept.prior_delivered;
-        self.prior_time = kept.prior_time;
-        self.prior_sent = kept.prior_sent;
-        self.is_app_limited = kept.is_app_limited;
-        self.is_retrans = kept.is_retrans;
-        self.tx_in_flight = kept.tx_in_flight;
-        self.ref_lost = kept.ref_lost;
-        self.ref_delivered_ce = kept.ref_delivered_ce;
-        self.ref_end_seq = kept.ref_end_seq;
-        self.send_interval = kept.send_interval;
-        self.ack_interval = kept.ack_interval;
-    }
 }
 
 /// The connection-level counters `tcp_rate.c` maintains (fields of `tcp_sock`).
@@ -167,7 +163,7 @@ impl RateSample {
 pub struct RateState {
     kind: SamplerKind,
     /// nginx-quic: the reference of the last ACK that chose one, kept across ACKs.
-    kept: Option<RateSample>,
+    kept: Option<Reference>,
     /// nginx-quic: the ACK being processed, its arrival and the path's minimum RTT.
     ack: Option<(Time, Duration)>,
     /// Packets delivered (acked or sacked), each counted once.
@@ -240,13 +236,13 @@ impl RateState {
         let (sent_ns, sent) = (sent, self.clock(sent));
         let newer = match self.kind {
             SamplerKind::Linux => {
-                rs.prior_time.is_none()
+                rs.reference.prior_time.is_none()
                     || sent > self.first_tx_time
-                    || (sent == self.first_tx_time && end_seq > rs.ref_end_seq)
+                    || (sent == self.first_tx_time && end_seq > rs.reference.end_seq)
             }
             SamplerKind::NginxQuic => {
-                let reference = match rs.prior_time {
-                    Some(_) => Some(rs.prior_delivered),
+                let reference = match rs.reference.prior_time {
+                    Some(_) => Some(rs.reference.prior_delivered),
                     None => self.kept.map(|k| k.prior_delivered),
                 };
                 // A retransmission (s)acked within a minimum RTT of being sent cannot have
@@ -260,17 +256,20 @@ impl RateState {
             }
         };
         if newer {
-            rs.prior_delivered = snap.delivered;
-            rs.prior_time = Some(delivered_time);
-            rs.is_app_limited = snap.is_app_limited;
-            rs.is_retrans = is_retrans;
-            rs.tx_in_flight = snap.tx_in_flight;
-            rs.ref_lost = snap.lost;
-            rs.ref_delivered_ce = snap.delivered_ce;
-            rs.ref_end_seq = end_seq;
             self.first_tx_time = sent;
-            rs.prior_sent = Some(sent);
-            rs.send_interval = sent.saturating_since(snap.first_tx_time);
+            rs.reference = Reference {
+                prior_delivered: snap.delivered,
+                prior_time: Some(delivered_time),
+                prior_sent: Some(sent),
+                is_app_limited: snap.is_app_limited,
+                is_retrans,
+                tx_in_flight: snap.tx_in_flight,
+                lost: snap.lost,
+                delivered_ce: snap.delivered_ce,
+                end_seq,
+                send_interval: sent.saturating_since(snap.first_tx_time),
+                ack_interval: Duration::ZERO,
+            };
         }
         if by_sack {
             snap.delivered_time = None;
@@ -299,24 +298,27 @@ impl RateState {
         }
         rs.acked_sacked = newly_delivered;
         rs.losses = newly_lost;
-        match (self.kind, rs.prior_time, self.kept) {
+        match (self.kind, rs.reference.prior_time, self.kept) {
             (_, Some(prior_time), _) => {
-                rs.ack_interval = now.saturating_since(prior_time);
+                rs.reference.ack_interval = now.saturating_since(prior_time);
                 if self.kind == SamplerKind::NginxQuic {
-                    self.kept = Some(*rs);
+                    self.kept = Some(rs.reference);
                 }
             }
-            (SamplerKind::NginxQuic, None, Some(kept)) => rs.keep_reference(&kept),
+            // The nginx-quic sampler: an ACK without a newer reference packet reuses the
+            // kept reference and both its intervals.
+            (SamplerKind::NginxQuic, None, Some(kept)) => rs.reference = kept,
             _ => {
                 rs.delivered = None;
                 rs.interval = None;
                 return;
             }
         }
-        rs.delivered = Some(self.delivered - rs.prior_delivered);
-        rs.lost = self.lost - rs.ref_lost;
-        rs.delivered_ce = self.delivered_ce - rs.ref_delivered_ce;
-        let interval = rs.send_interval.max(rs.ack_interval);
+        let r = &rs.reference;
+        rs.delivered = Some(self.delivered - r.prior_delivered);
+        rs.lost = self.lost - r.lost;
+        rs.delivered_ce = self.delivered_ce - r.delivered_ce;
+        let interval = r.send_interval.max(r.ack_interval);
         rs.interval = match min_rtt.map(|m| self.clock_span(m)) {
             Some(m) if interval >= m => Some(interval),
             _ => None,
@@ -559,7 +561,7 @@ mod tests {
         assert!(snap.delivered_time.is_none());
         let mut rs2 = RateSample::default();
         st.on_delivered(&mut snap, ms(0), 1448, false, false, &mut rs2);
-        assert!(rs2.prior_time.is_none());
+        assert!(rs2.reference.prior_time.is_none());
     }
 
     #[test]

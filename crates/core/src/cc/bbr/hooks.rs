@@ -25,7 +25,7 @@ impl Bbr {
         self.update_min_rtt(now, conn, rs);
         self.update_gains();
         // `ngx_bbr_update_recovery_mode`, which the artifact runs for valid samples only.
-        if let (Some(sent), Some(_)) = (rs.prior_sent, rs.interval) {
+        if let (Some(sent), Some(_)) = (rs.reference.prior_sent, rs.interval) {
             self.epoch.on_sample(sent);
         }
     }

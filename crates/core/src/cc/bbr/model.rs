@@ -155,16 +155,16 @@ impl Bbr {
         if interval.is_zero() {
             return;
         }
-        if rs.prior_delivered >= self.next_rtt_delivered {
+        if rs.reference.prior_delivered >= self.next_rtt_delivered {
             self.next_rtt_delivered = conn.delivered;
             self.rtt_cnt += 1;
             self.round_start = true;
             self.packet_conservation = false;
         }
-        self.lt_bw_sampling(conn, rs.losses, rs.is_app_limited);
+        self.lt_bw_sampling(conn, rs.losses, rs.reference.is_app_limited);
         let sample = delivered as f64 * 1e9 / interval.as_nanos() as f64;
         self.bw_filter
-            .update(self.rtt_cnt, sample, rs.is_app_limited);
+            .update(self.rtt_cnt, sample, rs.reference.is_app_limited);
     }
 
     /// Linux `bbr_tso_segs_goal` at the current pacing rate.

@@ -43,7 +43,7 @@ impl Bbr {
 
     /// Linux `bbr_check_full_bw_reached`.
     pub(super) fn check_full_bw_reached(&mut self, rs: &RateSample) {
-        if self.full_bw.reached || !self.round_start || rs.is_app_limited {
+        if self.full_bw.reached || !self.round_start || rs.reference.is_app_limited {
             return;
         }
         let max_bw = self.max_bw();

@@ -115,10 +115,10 @@ impl From<&RateSample> for LossSample {
     fn from(rs: &RateSample) -> Self {
         LossSample {
             lost: rs.lost,
-            tx_in_flight: rs.tx_in_flight,
+            tx_in_flight: rs.reference.tx_in_flight,
             delivered: rs.delivered.unwrap_or(0),
             delivered_ce: rs.delivered_ce,
-            is_app_limited: rs.is_app_limited,
+            is_app_limited: rs.reference.is_app_limited,
         }
     }
 }
@@ -134,11 +134,11 @@ impl Bbr2 {
         }
         let bw = self.sample_bw;
         self.bw_filter
-            .update(self.round_count, bw, rs.is_app_limited);
+            .update(self.round_count, bw, rs.reference.is_app_limited);
         self.sig.loss_in_round |= rs.losses > 0;
         if !self.p.split_latest_signals {
             self.take_latest(bw, rs);
-            if rs.prior_delivered < self.sig.loss_round_delivered {
+            if rs.reference.prior_delivered < self.sig.loss_round_delivered {
                 return; // "skip the per-round-trip updates"
             }
             self.sig.loss_round_delivered = conn.delivered;
@@ -168,7 +168,7 @@ impl Bbr2 {
             return;
         }
         self.take_latest(self.sample_bw, rs);
-        if rs.prior_delivered >= self.sig.loss_round_delivered {
+        if rs.reference.prior_delivered >= self.sig.loss_round_delivered {
             self.sig.loss_round_delivered = conn.delivered;
             self.sig.loss_round_start = true;
         }
@@ -263,7 +263,7 @@ impl Bbr2 {
     /// Linux `bbr2_adapt_upper_bounds`; true if it started REFILL (a re-probe).
     pub(super) fn adapt_upper_bounds(&mut self, now: Time, conn: &Conn, rs: &RateSample) -> bool {
         if self.probe.end_of_probe_feedback(self.round_start) {
-            if matches!(self.state, State::ProbeBw(_)) && !rs.is_app_limited {
+            if matches!(self.state, State::ProbeBw(_)) && !rs.reference.is_app_limited {
                 // "now is the best time to forget the bw samples from the previous cycle"
                 self.bw_filter.advance_cycle();
             }
@@ -287,7 +287,7 @@ impl Bbr2 {
         };
         // "To be resilient to random loss, we must raise inflight_hi if we observe
         // in any phase that a higher level is safe."
-        self.b.inflight_hi = Some(hi.max(rs.tx_in_flight));
+        self.b.inflight_hi = Some(hi.max(rs.reference.tx_in_flight));
         if self.state == State::ProbeBw(Phase::Up) {
             self.probe_inflight_hi_upward(conn, rs);
         }

@@ -487,7 +487,8 @@ impl Bbr2 {
 
     /// Linux `bbr_update_round_start`: a round ends when a packet sent after its start is delivered.
     fn update_round_start(&mut self, conn: &Conn, rs: &RateSample) {
-        self.round_start = has_interval(rs) && rs.prior_delivered >= self.next_rtt_delivered;
+        self.round_start =
+            has_interval(rs) && rs.reference.prior_delivered >= self.next_rtt_delivered;
         if self.round_start {
             self.next_rtt_delivered = conn.delivered;
             self.round_count += 1;
@@ -511,7 +512,7 @@ impl Bbr2 {
     fn fast_path(&mut self, now: Time, conn: &Conn, rs: &RateSample) -> Option<bool> {
         let eligible = self.p.fast_path
             && self.try_fast_path
-            && rs.is_app_limited
+            && rs.reference.is_app_limited
             && self.sample_bw < self.max_bw()
             && !self.sig.loss_in_round
             && !self.ecn.in_round;

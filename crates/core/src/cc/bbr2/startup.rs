@@ -33,14 +33,14 @@ impl Bbr2 {
     pub(super) fn check_full_bw_reached(&mut self, rs: &RateSample) {
         let (thresh, rounds) = (self.p.full_bw_thresh, self.p.full_bw_rounds);
         if !self.p.full_bw_per_sample {
-            if self.full_bw.reached || !self.round_start || rs.is_app_limited {
+            if self.full_bw.reached || !self.round_start || rs.reference.is_app_limited {
                 return;
             }
             let max_bw = self.max_bw();
             self.full_bw.on_round(max_bw, thresh, rounds);
             return;
         }
-        if self.full_bw_now || rs.is_app_limited {
+        if self.full_bw_now || rs.reference.is_app_limited {
             return;
         }
         if self.sample_bw >= self.full_bw.bw * thresh {

@@ -19,6 +19,7 @@
 
 use super::*;
 use crate::testing::{self, Ack, AckDriver};
+use crate::transport::rate_sample::Reference;
 
 pub(super) const BW: f64 = 1953.125;
 pub(super) const RTT: Duration = Duration::from_micros(8192);
@@ -61,7 +62,10 @@ impl CongestionControl for Shim {
         let x = std::mem::take(&mut self.next);
         let rs = RateSample {
             lost: x.lost,
-            tx_in_flight: x.tx_in_flight,
+            reference: Reference {
+                tx_in_flight: x.tx_in_flight,
+                ..rs.reference
+            },
             ..*rs
         };
         self.cc.on_ack(now, conn, &rs);

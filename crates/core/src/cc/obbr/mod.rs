@@ -407,7 +407,7 @@ impl CongestionControl for Obbr {
         let (state, max_bw) = (self.bbr.state(), self.bbr.max_bw());
         self.update_cc_mode(now, conn, rs, lost_now);
         if let Some(sample) = rs.rate_pkts_per_sec() {
-            if state == State::ProbeBw && !rs.is_app_limited {
+            if state == State::ProbeBw && !rs.reference.is_app_limited {
                 self.drop.on_sample(&self.p, sample, max_bw);
             }
         }
