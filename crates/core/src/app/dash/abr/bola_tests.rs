@@ -14,21 +14,9 @@ fn close(a: f64, b: f64, tol: f64) -> bool {
     (a - b).abs() < tol
 }
 
-/// A history with one sample of `mbps` (1 s download, 1 ms latency floor).
-fn history(profile: &Profile, mbps: f64) -> ThroughputHistory {
-    let mut h = ThroughputHistory::new(profile, false);
-    h.push(&download(0, 0, 0.0, 0.0, 1.0, mbps * 1e6));
-    h
-}
-
+/// What BOLA sees with a loaded buffer.
 fn input<'a>(c: &'a AbrContext<'a>, p: &'a Profile, h: &'a ThroughputHistory) -> RuleInput<'a> {
-    RuleInput {
-        ctx: c,
-        profile: p,
-        history: h,
-        buffer_state: Some(BufferState::Loaded),
-        abandoning: false,
-    }
+    rule_input(c, p, h, Some(BufferState::Loaded))
 }
 
 #[test]
@@ -105,7 +93,7 @@ fn www21_ladder_needs_12_66s_for_its_second_level() {
 fn a_single_level_ladder_never_proposes() {
     let v = Video::audio(128e3, secs(4.0), 10);
     let prof = Profile::v3();
-    let h = history(&prof, 5.0);
+    let h = history(&prof, &[5.0], 0.0);
     let mut bola = BolaRule::new(&v.bitrates_bps, prof.buffer_time_default);
     let c = ctx(&v, &[], 10.0, 1, 8.0);
     assert_eq!(bola.decide(&input(&c, &prof, &h)), (None, Duration::ZERO));
@@ -119,7 +107,7 @@ fn startup_follows_throughput_and_sets_the_placeholder_to_that_levels_minimum_bu
     // yet, so STARTUP continues.
     let v = pensieve();
     let prof = Profile::v3();
-    let h = history(&prof, 3.0);
+    let h = history(&prof, &[3.0], 0.0);
     let mut bola = BolaRule::new(&v.bitrates_bps, prof.buffer_time_default);
     let c = ctx(&v, &[], 10.0, 1, 4.0);
     assert_eq!(
@@ -169,7 +157,7 @@ fn the_placeholder_grows_by_the_time_since_the_last_segment_finished() {
     // at 5 Mb/s × 0.9 = 4.5) so no anti-oscillation cap; no delay (19 < maxBuf(3) = 22.7).
     let v = pensieve();
     let prof = Profile::v3();
-    let h = history(&prof, 5.0);
+    let h = history(&prof, &[5.0], 0.0);
     let mut bola = steady(11.0, 3, 12.0);
     let c = ctx(&v, &[], 16.0, 3, 4.0);
     assert_eq!(
@@ -189,12 +177,12 @@ fn anti_oscillation_caps_an_up_switch_at_what_throughput_sustains() {
     // Throughput 2 Mb/s × 0.9 = 1.8 → level 2. 4 > last (3) and 4 > 2 → max(2, 3) = 3.
     let v = pensieve();
     let prof = Profile::v3();
-    let h = history(&prof, 2.0);
+    let h = history(&prof, &[2.0], 0.0);
     let mut bola = steady(15.2, 3, 16.0);
     let c = ctx(&v, &[], 16.0, 3, 4.0);
     assert_eq!(bola.decide(&input(&c, &prof, &h)).0, Some(3));
     // With throughput for level 5 the same buffer gives level 4.
-    let h = history(&prof, 5.0);
+    let h = history(&prof, &[5.0], 0.0);
     let mut bola = steady(15.2, 3, 16.0);
     assert_eq!(bola.decide(&input(&c, &prof, &h)).0, Some(4));
 }
@@ -206,7 +194,7 @@ fn pacing_takes_from_the_placeholder_first_then_delays_the_request() {
     // placeholder absorbs 2, the request waits 5.493 s.
     let v = pensieve();
     let prof = Profile::v3();
-    let h = history(&prof, 0.5);
+    let h = history(&prof, &[0.5], 0.0);
     let mut bola = steady(2.0, 0, 16.0);
     let c = ctx(&v, &[], 16.0, 3, 20.0);
     let (q, delay) = bola.decide(&input(&c, &prof, &h));
@@ -230,7 +218,7 @@ fn the_top_level_is_never_delayed() {
     // top-quality target governs instead).
     let v = pensieve();
     let prof = Profile::v3();
-    let h = history(&prof, 10.0);
+    let h = history(&prof, &[10.0], 0.0);
     let mut bola = steady(0.0, 5, 16.0);
     let c = ctx(&v, &[], 16.0, 3, 40.0);
     assert_eq!(

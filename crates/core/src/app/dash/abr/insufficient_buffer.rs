@@ -80,17 +80,10 @@ impl InsufficientBufferRule {
 
 #[cfg(test)]
 mod tests {
-    use super::super::estimator::ThroughputHistory;
     use super::super::testkit::*;
     use super::*;
     use crate::app::dash::profile::Profile;
     use crate::app::dash::video::Video;
-
-    fn history(p: &Profile, mbps: f64, latency_s: f64) -> ThroughputHistory {
-        let mut h = ThroughputHistory::new(p, false);
-        h.push(&download(0, 0, 0.0, latency_s, 1.0, mbps * 1e6));
-        h
-    }
 
     #[test]
     fn the_cap_scales_throughput_by_buffer_over_segment_duration() {
@@ -98,20 +91,14 @@ mod tests {
         // cap = 20 × 3/5 × 0.5 = 6 Mb/s; dead time × (1 − 0.1/5) = 5.88 → level 2 (5 Mb/s).
         let v = Video::www21();
         let p = Profile::v3();
-        let h = history(&p, 20.0, 0.1);
+        let h = history(&p, &[20.0], 0.1);
         let c = ctx(&v, &[], 10.0, 2, 3.0);
-        let inp = RuleInput {
-            ctx: &c,
-            profile: &p,
-            history: &h,
-            buffer_state: Some(BufferState::Loaded),
-            abandoning: false,
-        };
+        let inp = rule_input(&c, &p, &h, Some(BufferState::Loaded));
         assert_eq!(InsufficientBufferRule::default().propose(&inp, 1), Some(2));
 
         // v5 (factor 0.7, no dead time, EWMA of one sample = 20): cap = 20 × 3/5 × 0.7 = 8.4 → level 3.
         let p = Profile::v5();
-        let h = history(&p, 20.0, 0.1);
+        let h = history(&p, &[20.0], 0.1);
         let inp = RuleInput {
             profile: &p,
             history: &h,
@@ -124,16 +111,10 @@ mod tests {
     fn an_empty_buffer_proposes_the_lowest_level_once_the_buffer_has_loaded() {
         let v = Video::www21();
         let p = Profile::v3();
-        let h = history(&p, 20.0, 0.1);
+        let h = history(&p, &[20.0], 0.1);
         let c = ctx(&v, &[], 10.0, 2, 0.2);
         let mut rule = InsufficientBufferRule::default();
-        let empty = RuleInput {
-            ctx: &c,
-            profile: &p,
-            history: &h,
-            buffer_state: Some(BufferState::Empty),
-            abandoning: false,
-        };
+        let empty = rule_input(&c, &p, &h, Some(BufferState::Empty));
         // Never loaded yet: silent.
         assert_eq!(rule.propose(&empty, 1), None);
         let loaded = RuleInput {
@@ -152,15 +133,9 @@ mod tests {
     fn v5_ignores_the_first_two_segments() {
         let v = Video::www21();
         let p = Profile::v5();
-        let h = history(&p, 20.0, 0.1);
+        let h = history(&p, &[20.0], 0.1);
         let c = ctx(&v, &[], 10.0, 2, 3.0);
-        let inp = RuleInput {
-            ctx: &c,
-            profile: &p,
-            history: &h,
-            buffer_state: Some(BufferState::Loaded),
-            abandoning: false,
-        };
+        let inp = rule_input(&c, &p, &h, Some(BufferState::Loaded));
         let mut rule = InsufficientBufferRule::default();
         assert_eq!(rule.propose(&inp, 1), None);
         assert_eq!(rule.propose(&inp, 2), Some(3));
@@ -170,15 +145,9 @@ mod tests {
     fn no_buffer_state_means_no_change() {
         let v = Video::www21();
         let p = Profile::v3();
-        let h = history(&p, 20.0, 0.1);
+        let h = history(&p, &[20.0], 0.1);
         let c = ctx(&v, &[], 10.0, 2, 3.0);
-        let inp = RuleInput {
-            ctx: &c,
-            profile: &p,
-            history: &h,
-            buffer_state: None,
-            abandoning: false,
-        };
+        let inp = rule_input(&c, &p, &h, None);
         assert_eq!(InsufficientBufferRule::default().propose(&inp, 5), None);
     }
 }

@@ -1,7 +1,10 @@
 //! Builders for rule tests: contexts, downloads and progress reports in
 //! seconds and bit/s, so hand-computed expectations read naturally.
 
+use super::controller::{BufferState, RuleInput};
+use super::estimator::ThroughputHistory;
 use super::{AbrContext, Download, Progress};
+use crate::app::dash::profile::Profile;
 use crate::app::dash::video::Video;
 use crate::time::{Duration, Time};
 
@@ -99,4 +102,29 @@ pub fn pensieve() -> Video {
         secs(4.0),
         48,
     )
+}
+
+/// A throughput history of one 1 s download per rate in `mbps`, each after `latency_s`.
+pub fn history(profile: &Profile, mbps: &[f64], latency_s: f64) -> ThroughputHistory {
+    let mut h = ThroughputHistory::new(profile, false);
+    for m in mbps {
+        h.push(&download(0, 0, 0.0, latency_s, 1.0, m * 1e6));
+    }
+    h
+}
+
+/// What a rule sees outside ABANDON_LOAD.
+pub fn rule_input<'a>(
+    ctx: &'a AbrContext<'a>,
+    profile: &'a Profile,
+    history: &'a ThroughputHistory,
+    buffer_state: Option<BufferState>,
+) -> RuleInput<'a> {
+    RuleInput {
+        ctx,
+        profile,
+        history,
+        buffer_state,
+        abandoning: false,
+    }
 }

@@ -59,29 +59,6 @@ mod tests {
     use crate::app::dash::profile::Profile;
     use crate::app::dash::video::Video;
 
-    fn history(profile: &Profile, mbps: &[f64], latency_s: f64) -> ThroughputHistory {
-        let mut h = ThroughputHistory::new(profile, false);
-        for m in mbps {
-            h.push(&download(0, 0, 0.0, latency_s, 1.0, m * 1e6));
-        }
-        h
-    }
-
-    fn input<'a>(
-        ctx: &'a crate::app::dash::abr::AbrContext<'a>,
-        profile: &'a Profile,
-        h: &'a ThroughputHistory,
-        state: Option<BufferState>,
-    ) -> RuleInput<'a> {
-        RuleInput {
-            ctx,
-            profile,
-            history: h,
-            buffer_state: state,
-            abandoning: false,
-        }
-    }
-
     #[test]
     fn sliding_window_mean_times_safety_factor_picks_the_level() {
         // WWW'21 ladder (1, 2.5, 5, 7.5, 10, … 25 Mb/s, 5 s segments). Samples 10, 12, 8 Mb/s:
@@ -92,7 +69,7 @@ mod tests {
         let h = history(&p, &[10.0, 12.0, 8.0], 0.05);
         let c = ctx(&v, &[], 20.0, 3, 8.0);
         assert_eq!(
-            propose(&input(&c, &p, &h, Some(BufferState::Loaded))),
+            propose(&rule_input(&c, &p, &h, Some(BufferState::Loaded))),
             Some(3)
         );
     }
@@ -106,7 +83,7 @@ mod tests {
         for (p, want) in [(Profile::v3(), 3), (Profile::v5(), 4)] {
             let h = history(&p, &[11.2], 0.5);
             assert_eq!(
-                propose(&input(&c, &p, &h, Some(BufferState::Loaded))),
+                propose(&rule_input(&c, &p, &h, Some(BufferState::Loaded))),
                 Some(want)
             );
         }
@@ -119,7 +96,7 @@ mod tests {
         let h = history(&p, &[50.0], 6.0);
         let c = ctx(&v, &[], 20.0, 3, 8.0);
         assert_eq!(
-            propose(&input(&c, &p, &h, Some(BufferState::Loaded))),
+            propose(&rule_input(&c, &p, &h, Some(BufferState::Loaded))),
             Some(0)
         );
     }
@@ -132,14 +109,17 @@ mod tests {
         let h = history(&p, &[10.0], 0.05);
         let c = ctx(&v, &[], 20.0, 3, 8.0);
         assert_eq!(
-            propose(&input(&c, &p, &empty, Some(BufferState::Loaded))),
+            propose(&rule_input(&c, &p, &empty, Some(BufferState::Loaded))),
             None
         );
-        assert_eq!(propose(&input(&c, &p, &h, None)), None);
-        assert_eq!(propose(&input(&c, &p, &h, Some(BufferState::Empty))), None);
+        assert_eq!(propose(&rule_input(&c, &p, &h, None)), None);
+        assert_eq!(
+            propose(&rule_input(&c, &p, &h, Some(BufferState::Empty))),
+            None
+        );
         let abandoning = RuleInput {
             abandoning: true,
-            ..input(&c, &p, &h, Some(BufferState::Loaded))
+            ..rule_input(&c, &p, &h, Some(BufferState::Loaded))
         };
         assert_eq!(propose(&abandoning), None);
     }
