@@ -148,8 +148,9 @@ mod tests {
         let mut p = Params::default();
         p.0.extra_acked_gain = 0.0;
         let ms10 = Some(Duration::from_millis(10));
-        assert_eq!(model::bdp(1100.0, ms10, 1.5), 17); // ceil(16.5)
-                                                       // even(17 + 3·2) = 24, against v1's even(22 + 6) = 28.
+        // ceil(16.5)
+        assert_eq!(model::bdp(1100.0, ms10, 1.5), 17);
+        // even(17 + 3·2) = 24, against v1's even(22 + 6) = 28.
         assert_eq!(steady_cwnd(new(&p, testing::init())), 24);
         let v1 = BbrParams {
             cwnd_gain: 2.0,

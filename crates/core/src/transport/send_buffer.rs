@@ -162,9 +162,11 @@ mod tests {
     #[test]
     fn a_writer_that_found_no_room_wakes_once_the_charge_falls_to_two_thirds() {
         let mut b = SendBuffer::new(1448, 3);
-        b.expand(2180); // 4 MiB
-        let rate = 10_000_000_000; // 64 KiB skbs: 2 % overhead
-                                   // 1.13 MB free: 18 skbs of 65 160 B (each charged 66 440 B), the last overshooting
+        // 4 MiB
+        b.expand(2180);
+        // 64 KiB skbs: 2 % overhead
+        let rate = 10_000_000_000;
+        // 1.13 MB free: 18 skbs of 65 160 B (each charged 66 440 B), the last overshooting
         assert_eq!(b.room(3_000_000, rate), 18 * 65_160);
         assert_eq!(b.room(4_200_000, rate), 0);
         assert!(

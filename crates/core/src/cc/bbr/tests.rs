@@ -423,8 +423,9 @@ fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() 
     for _ in 0..3 {
         d.ack(steady());
     }
-    assert_eq!(d.cc.cwnd(), 26); // even(ceil(1000 · 10 ms · 2) + 3·2), no extra_acked
-                                 // The aggregated ACKs that raise v5's target by 12 (above) change nothing here.
+    // even(ceil(1000 · 10 ms · 2) + 3·2), no extra_acked
+    assert_eq!(d.cc.cwnd(), 26);
+    // The aggregated ACKs that raise v5's target by 12 (above) change nothing here.
     d.ack(ack(4, ms(2), ms(10), 10, ms(10)));
     d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
     d.ack(ack(4, ms(0), ms(10), 10, ms(10)));
@@ -469,9 +470,10 @@ fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
     let mut d = probe_bw_in_phase(&steady(), 0);
     let conn = d.conn.clone();
     d.cc.on_tx_start(d.now, &conn);
-    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8))); // 1000 · 1448 · 0.99
-                                                                         // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
-                                                                         // min_rtt (and its 10 s timer) without a PROBE_RTT.
+    // 1000 · 1448 · 0.99
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8)));
+    // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
+    // min_rtt (and its 10 s timer) without a PROBE_RTT.
     d.ack(ack(2, ms(10_001), ms(12), 10, ms(10)));
     assert_eq!(d.cc.state, State::ProbeBw);
     assert_eq!(d.cc.min_rtt, Some(ms(12)));

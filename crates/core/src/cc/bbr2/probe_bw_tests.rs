@@ -211,38 +211,17 @@ fn v3_keeps_the_up_credit_while_not_cwnd_limited() {
 fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_down() {
     let mut d = drive_to_up(Params::default());
     // 1 of 52 is 1.9 %: not above floor(52 · 5/256) = 1
-    ack_x(
-        &mut d,
-        steady().lost(1),
-        Extra {
-            lost: 1,
-            tx_in_flight: 52,
-        },
-    );
+    ack_x(&mut d, steady().lost(1), Extra::new(1, 52));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
     assert_eq!(d.cc.b.inflight_hi, None);
     // 2 of 52 is: inflight_hi = max(tx_in_flight, 0.703 · target_inflight)
-    ack_x(
-        &mut d,
-        steady().lost(2),
-        Extra {
-            lost: 2,
-            tx_in_flight: 52,
-        },
-    );
+    ack_x(&mut d, steady().lost(2), Extra::new(2, 52));
     assert_eq!(d.cc.b.inflight_hi, Some(52));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     assert!(d.cc.probe.prev_probe_too_high);
     assert!(!d.cc.probe.bw_probe_samples);
     // once per probe: more loss in the same probe's feedback changes nothing
-    ack_x(
-        &mut d,
-        steady().lost(2),
-        Extra {
-            lost: 4,
-            tx_in_flight: 10,
-        },
-    );
+    ack_x(&mut d, steady().lost(2), Extra::new(4, 10));
     assert_eq!(d.cc.b.inflight_hi, Some(52));
 }
 
@@ -250,28 +229,14 @@ fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_do
 fn the_inflight_hi_cut_keeps_beta_times_target_inflight_when_the_flight_was_small() {
     let mut d = drive_to_up(Params::default());
     // target_inflight = min(inflight(bw, 1) = 16 + 2 in UP, cwnd 36) = 18; floor(18 · 180/256) = 12
-    ack_x(
-        &mut d,
-        steady().lost(1),
-        Extra {
-            lost: 1,
-            tx_in_flight: 5,
-        },
-    );
+    ack_x(&mut d, steady().lost(1), Extra::new(1, 5));
     assert_eq!(d.cc.b.inflight_hi, Some(12));
 }
 
 #[test]
 fn app_limited_too_high_samples_end_the_probe_without_cutting_inflight_hi() {
     let mut d = drive_to_up(Params::default());
-    ack_x(
-        &mut d,
-        steady().lost(2).app_limited(),
-        Extra {
-            lost: 2,
-            tx_in_flight: 52,
-        },
-    );
+    ack_x(&mut d, steady().lost(2).app_limited(), Extra::new(2, 52));
     assert_eq!(d.cc.b.inflight_hi, None);
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     assert!(d.cc.probe.prev_probe_too_high);

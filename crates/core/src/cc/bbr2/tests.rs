@@ -37,6 +37,12 @@ pub(super) struct Extra {
     pub tx_in_flight: u32,
 }
 
+impl Extra {
+    pub fn new(lost: u64, tx_in_flight: u32) -> Self {
+        Extra { lost, tx_in_flight }
+    }
+}
+
 /// [`Bbr2`] behind a shim that adds [`Extra`] to the next rate sample. Derefs to
 /// the algorithm so tests read its state directly.
 pub(super) struct Shim {
@@ -280,25 +286,21 @@ fn startup_losses(p: Params, lossy: usize, extra: Extra) -> Driver {
 
 #[test]
 fn startup_exits_on_eight_loss_events_in_a_recovery_round_above_2_percent_loss() {
-    let high = Extra {
-        lost: 2,
-        tx_in_flight: 50, // 2 > floor(50 · 5/256) = 0
-    };
+    // 2 > floor(50 · 5/256) = 0
+    let high = Extra::new(2, 50);
     // The first lossy ACK restarts the loss round; it ends 16 packets (8 ACKs) later, on ACK 9,
     // having counted the 8 lossy ACKs 1–8.
     let d = startup_losses(Params::default(), 8, high);
     assert!(d.cc.full_bw.reached);
     assert_eq!(d.cc.state, State::Drain);
-    assert_eq!(d.cc.b.inflight_hi, Some(16)); // inflight(max_bw, 1) = max(16, 3 · 5)
-                                              // Seven events are too few, and the count restarts with the next loss round.
+    // inflight(max_bw, 1) = max(16, 3 · 5)
+    assert_eq!(d.cc.b.inflight_hi, Some(16));
+    // Seven events are too few, and the count restarts with the next loss round.
     let d = startup_losses(Params::default(), 7, high);
     assert_eq!(d.cc.state, State::Startup);
     assert_eq!(d.cc.sig.loss_events_in_round, 0);
     // Nine events at 3/200 = 1.5 % loss are not "too high": 3 ≤ floor(200 · 5/256) = 3.
-    let low = Extra {
-        lost: 3,
-        tx_in_flight: 200,
-    };
+    let low = Extra::new(3, 200);
     assert_eq!(
         startup_losses(Params::default(), 9, low).cc.state,
         State::Startup
@@ -313,10 +315,7 @@ fn startup_exits_on_eight_loss_events_in_a_recovery_round_above_2_percent_loss()
 
 #[test]
 fn v3_exits_startup_on_six_loss_events_and_seeds_inflight_hi_with_inflight_latest() {
-    let high = Extra {
-        lost: 2,
-        tx_in_flight: 50,
-    };
+    let high = Extra::new(2, 50);
     assert_eq!(
         startup_losses(Params::default(), 6, high).cc.state,
         State::Startup
@@ -462,9 +461,11 @@ fn probe_rtt_runs_every_5_s_at_half_a_bdp_for_200_ms_and_a_round() {
     d.ack(rising_rtt(k));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
     assert_eq!(d.now - entered, us(208 * 1024));
-    assert_eq!(d.cc.cwnd(), 34); // prior_cwnd restored (and ≤ the PROBE_BW target 34)
-    assert!(d.cc.wants_app_limited()); // marked on the exit ACK too
-                                       // the next one comes 5 s after the exit
+    // prior_cwnd restored (and ≤ the PROBE_BW target 34)
+    assert_eq!(d.cc.cwnd(), 34);
+    // marked on the exit ACK too
+    assert!(d.cc.wants_app_limited());
+    // the next one comes 5 s after the exit
     let exited = d.now;
     while d.cc.state != State::ProbeRtt {
         k += 1;

@@ -133,9 +133,10 @@ fn below_g_max_cwnd_is_hard_capped_at_the_gain_times_bdp() {
 #[test]
 fn g_regrows_by_alpha_per_bdp_acked_once_recovery_ends() {
     let mut d = probe_bw(&Params::default(), 2);
-    d.ack(ack(14, 1000.0).lost(1)); // loss at t0: g = 1.2, recovery starts
-                                    // ACKs at t0 + 2 … t0 + 12 ms acknowledge packets sent at or before t0 … + 2 ms:
-                                    // recovery ends on the last of them, after its gain step.
+    // loss at t0: g = 1.2, recovery starts
+    d.ack(ack(14, 1000.0).lost(1));
+    // ACKs at t0 + 2 … t0 + 12 ms acknowledge packets sent at or before t0 … + 2 ms:
+    // recovery ends on the last of them, after its gain step.
     d.acks(6, steady());
     assert_eq!(d.cc.g(), 1.2);
     d.acks(50, steady());
@@ -313,8 +314,9 @@ fn with_holdoff_low_bandwidth_low_samples_flag_no_drop_for_ten_min_rtts_but_high
     flag_drop(&mut d);
     score_windows(&mut d, &[25, 40]);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
-    let reverted = d.now; // at the end of the fourth window, the 44th ACK
-                          // 31 low samples and a loss 64 ms after it: held off.
+    // at the end of the fourth window, the 44th ACK
+    let reverted = d.now;
+    // 31 low samples and a loss 64 ms after it: held off.
     d.acks(31, ack(10, 500.0));
     d.ack(ack(10, 500.0).lost(1));
     assert!(d.now - reverted <= ms(100));
