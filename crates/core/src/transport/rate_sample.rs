@@ -257,19 +257,17 @@ impl RateState {
         };
         if newer {
             self.first_tx_time = sent;
-            rs.reference = Reference {
-                prior_delivered: snap.delivered,
-                prior_time: Some(delivered_time),
-                prior_sent: Some(sent),
-                is_app_limited: snap.is_app_limited,
-                is_retrans,
-                tx_in_flight: snap.tx_in_flight,
-                lost: snap.lost,
-                delivered_ce: snap.delivered_ce,
-                end_seq,
-                send_interval: sent.saturating_since(snap.first_tx_time),
-                ack_interval: Duration::ZERO,
-            };
+            let r = &mut rs.reference;
+            r.prior_delivered = snap.delivered;
+            r.prior_time = Some(delivered_time);
+            r.prior_sent = Some(sent);
+            r.is_app_limited = snap.is_app_limited;
+            r.is_retrans = is_retrans;
+            r.tx_in_flight = snap.tx_in_flight;
+            r.lost = snap.lost;
+            r.delivered_ce = snap.delivered_ce;
+            r.end_seq = end_seq;
+            r.send_interval = sent.saturating_since(snap.first_tx_time);
         }
         if by_sack {
             snap.delivered_time = None;
