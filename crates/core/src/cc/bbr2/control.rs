@@ -107,7 +107,7 @@ impl Bbr2 {
     }
 
     /// Linux `bbr_set_pacing_rate`: lower the rate only once the pipe has been filled
-    /// (the QUIC port also lowers it in a STARTUP recovery).
+    /// (the QUIC port also lowers it during Recovery).
     pub(super) fn set_pacing_rate(&mut self, conn: &Conn, bw: f64, gain: f64) {
         let rate = self.bw_to_pacing_rate(bw, gain);
         if !self.has_seen_rtt && conn.srtt.is_some() {
@@ -115,17 +115,16 @@ impl Bbr2 {
         }
         if self.full_bw.reached
             || rate > self.pacing_rate_bytes
-            || self.in_startup_recovery_gain(conn)
+            || self.lowers_rate_in_recovery(conn)
         {
             self.pacing_rate_bytes = rate;
         }
     }
 
-    /// The QUIC port paces STARTUP at `startup_recovery_pacing_gain` during Recovery.
-    fn in_startup_recovery_gain(&self, conn: &Conn) -> bool {
-        self.state == State::Startup
-            && conn.ca_state == CaState::Recovery
-            && self.p.startup_recovery_pacing_gain.is_some()
+    /// The QUIC port's `_ngx_bbr2_set_pacing_rate_helper` takes a lower rate during
+    /// Recovery in any state (`startup_recovery_pacing_gain` marks the port).
+    fn lowers_rate_in_recovery(&self, conn: &Conn) -> bool {
+        conn.ca_state == CaState::Recovery && self.p.startup_recovery_pacing_gain.is_some()
     }
 
     /// Linux `bbr_update_gains` (v3 adds `bw_probe_cwnd_gain` in UP).

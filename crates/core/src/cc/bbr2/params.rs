@@ -7,21 +7,25 @@
 //! * `"bbr2-quic"` — [`Params::quic`]: **the oBBR artifact's nginx-quic BBRv2
 //!   constants** (`ngx_bbr2.c`), the baseline the USENIX ATC'23 oBBR paper calls
 //!   "BBRv2". Use it with the flow's `mss = 1252` and `initial_cwnd = 32` to
-//!   match that stack. Its constants are modelled, plus its 1.5 STARTUP pacing
-//!   gain in Recovery, two structural differences that change how it reacts
-//!   to loss (`loss_round_restart = false`, `prior_inflight_raw`; see
-//!   the fields), and its PROBE_RTT window taking a delayed ACK's RTT when it
-//!   expires (`delayed_ack_rtt_on_expiry`). Its whole-millisecond RTTs come with
-//!   the flow's `rate_sampler = "nginx-quic"`. The rest runs on the Linux v2 code;
-//!   these differences are not modelled: bytes instead of packets (its datagram is
-//!   the 1252-byte MSS, so its byte counts are whole packets), a floored BDP without
-//!   TSO budget, a DRAIN exit at `inflight ≤ bdp` without the EDT credit, no ECN,
-//!   timers on a millisecond clock, the port's own recovery epoch (`ngx_bbr2_on_lost`;
-//!   TCP's Recovery state stands in, which matters in STARTUP only), the reset on QUIC's
-//!   persistent congestion (`ngx_bbr2_reset_cwnd`), and ACKs with an invalid sample (none
-//!   yet, or an interval below the minimum RTT: `ngx_generate_sample` returns false)
-//!   skipping the algorithm. An ACK without a newer reference packet still runs it, on
-//!   the kept reference (the sampler, `rate_sample.rs`).
+//!   match that stack. Its constants are modelled (its ACK-epoch reset, 2^20 bytes,
+//!   in packets of that MSS), plus its 1.5 STARTUP pacing gain in Recovery and a
+//!   pacing rate that may fall during Recovery in any state, two structural
+//!   differences that change how it reacts to loss (`loss_round_restart = false`,
+//!   `prior_inflight_raw`; see the fields), its PROBE_RTT window taking a delayed
+//!   ACK's RTT when it expires (`delayed_ack_rtt_on_expiry`), and a PROBE_RTT entry
+//!   that lets the current round run on (`probe_rtt_round_restart = false`). Its
+//!   whole-millisecond RTTs come with the flow's `rate_sampler = "nginx-quic"`. The
+//!   rest runs on the Linux v2 code; these differences are not modelled: bytes
+//!   instead of packets (its datagram is the 1252-byte MSS, so its byte counts are
+//!   whole packets), a floored BDP without TSO budget, a DRAIN exit at
+//!   `inflight ≤ bdp` without the EDT credit, no ECN, timers on a millisecond clock,
+//!   the port's own recovery epoch (`ngx_bbr2_on_lost`; TCP's Recovery state stands
+//!   in, which matters only before the pipe is full), the reset on QUIC's persistent
+//!   congestion (`ngx_bbr2_reset_cwnd`), and ACKs with an invalid sample (none yet, or
+//!   an interval below the minimum RTT: `ngx_generate_sample` returns false) skipping
+//!   the algorithm (the Fig. 7 run at 1 % loss has none). An ACK without a newer
+//!   reference packet still runs it, on the kept reference (the sampler,
+//!   `rate_sample.rs`).
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
@@ -52,6 +56,7 @@
 //! | `QUIC_BETA` | 0.3 | — | cut to 0.7 × | `ngx_bbr2_inflight_lo_beta` |
 //! | `QUIC_LOSS_THRESH` | 0.02 | — | too-high loss rate | `ngx_bbr2_loss_thresh` |
 //! | `QUIC_INFLIGHT_HEADROOM` | 0.15 | — | CRUISE headroom | `ngx_bbr2_inflight_headroom` |
+//! | `QUIC_ACK_EPOCH_ACKED_RESET` | 838 | packets | restart a long ACK epoch: 2^20 bytes of 1252-byte packets | `ngx_bbr2_ack_epoch_acked_reset_thresh` |
 //!
 //! Otherwise the QUIC port uses v2's values (full_loss_cnt 8, probe wait 2 s + rand(1 s),
 //! ≤ 63 Reno rounds, UP and DOWN gains 1.25/0.75, 1 % pacing margin, 200 ms PROBE_RTT).
@@ -93,6 +98,9 @@ pub const QUIC_BETA: f64 = 0.3; // ngx_bbr2.c ngx_bbr2_inflight_lo_beta
 pub const QUIC_LOSS_THRESH: f64 = 0.02; // ngx_bbr2.c ngx_bbr2_loss_thresh
 /// nginx-quic BBRv2 CRUISE headroom.
 pub const QUIC_INFLIGHT_HEADROOM: f64 = 0.15; // ngx_bbr2.c ngx_bbr2_inflight_headroom
+/// nginx-quic BBRv2 restarts an ACK epoch past 2^20 *bytes* acked (its counters are bytes;
+/// the constant was not scaled as v2's packets were): ceil(2^20 / 1252) packets of its MSS.
+pub const QUIC_ACK_EPOCH_ACKED_RESET: u32 = (1_u32 << 20).div_ceil(1252); // ngx_bbr2.c ngx_bbr2_ack_epoch_acked_reset_thresh
 
 /// BBRv2/v3 parameters. Gains and fractions are plain factors (Linux's k/256 are exact in `f64`).
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
@@ -102,7 +110,9 @@ pub struct Params {
     pub startup_pacing_gain: f64,
     /// STARTUP and DRAIN cwnd gain.
     pub startup_cwnd_gain: f64,
-    /// QUIC port: STARTUP pacing gain while in Recovery (may lower the rate); `None` = Linux.
+    /// QUIC port: STARTUP pacing gain while in Recovery, where the pacing rate may also fall
+    /// before the pipe is full, whatever the state (`_ngx_bbr2_set_pacing_rate_helper`);
+    /// `None` = Linux.
     pub startup_recovery_pacing_gain: Option<f64>,
     /// DRAIN pacing gain.
     pub drain_gain: f64,
@@ -213,6 +223,9 @@ pub struct Params {
     /// When the PROBE_RTT window has expired, take the next RTT even from a delayed ACK
     /// (the QUIC port's `ngx_bbr2_update_min_rtt`); Linux waits for one that was not delayed.
     pub delayed_ack_rtt_on_expiry: bool,
+    /// Entering PROBE_RTT starts a new packet-timed round (Linux `bbr2_update_min_rtt`:
+    /// `next_rtt_delivered = tp->delivered`); the QUIC port lets the current round run on.
+    pub probe_rtt_round_restart: bool,
 }
 
 impl Default for Params {
@@ -274,6 +287,7 @@ impl Default for Params {
             loss_round_restart: true,
             prior_inflight_raw: false,
             delayed_ack_rtt_on_expiry: false,
+            probe_rtt_round_restart: true,
         }
     }
 }
@@ -311,10 +325,12 @@ impl Params {
             beta: QUIC_BETA,
             loss_thresh: QUIC_LOSS_THRESH,
             inflight_headroom: QUIC_INFLIGHT_HEADROOM,
+            ack_epoch_acked_reset: QUIC_ACK_EPOCH_ACKED_RESET,
             fast_path: false,
             loss_round_restart: false,
             prior_inflight_raw: true,
             delayed_ack_rtt_on_expiry: true,
+            probe_rtt_round_restart: false,
             ..Params::default()
         }
     }

@@ -213,6 +213,10 @@ fn quic_port_defaults_match_the_obbr_artifact() {
     assert!(!q.fast_path && !q.ecn_enabled && !q.full_bw_per_sample);
     // structure: no loss-round restart; PROBE_BW on the in-flight the last ACK left
     assert!(!q.loss_round_restart && q.prior_inflight_raw && q.delayed_ack_rtt_on_expiry);
+    assert!(!q.probe_rtt_round_restart && Params::default().probe_rtt_round_restart);
+    // 2^20 bytes compared with bytes acked: 838 packets of 1252 bytes (837 · 1252 < 2^20)
+    assert_eq!(q.ack_epoch_acked_reset, 838);
+    assert_eq!(Params::default().ack_epoch_acked_reset, 1 << 20);
 }
 
 #[test]
@@ -229,6 +233,22 @@ fn quic_port_paces_startup_at_1_5_in_recovery() {
     d.exit_recovery();
     d.ack(steady());
     assert_eq!(d.cc.metrics().pacing_gain, Some(2.885));
+}
+
+#[test]
+fn quic_port_lowers_the_pacing_rate_in_recovery_outside_startup_too() {
+    for (p, lowered) in [(Params::default(), false), (Params::quic(), true)] {
+        let mut d = driver(p);
+        for _ in 0..4 {
+            d.ack(steady());
+        }
+        let before = d.cc.pacing_rate();
+        d.enter_recovery();
+        d.cc.state = State::ProbeRtt; // before the pipe is full: gain 1
+        d.ack(steady());
+        assert!(!d.cc.full_bw.reached);
+        assert_eq!(d.cc.pacing_rate() < before, lowered);
+    }
 }
 
 #[test]

@@ -83,12 +83,15 @@ impl Bbr2 {
     }
 
     /// Enters PROBE_RTT ("dip, drain queue"), remembering cwnd; the probe's feedback ends.
+    /// Linux starts a new round here; the QUIC port lets the current one run on.
     fn enter_probe_rtt(&mut self, conn: &Conn) {
         self.transition_to(State::ProbeRtt);
         self.save_cwnd();
         self.probe_rtt.reset();
         self.probe.ack_phase = AckPhase::ProbeStopping;
-        self.next_rtt_delivered = conn.delivered;
+        if self.p.probe_rtt_round_restart {
+            self.next_rtt_delivered = conn.delivered;
+        }
     }
 
     /// Linux `bbr_probe_rtt_cwnd`: `max(4, bdp(bw, probe_rtt_cwnd_gain))`, or 4 with gain 0.

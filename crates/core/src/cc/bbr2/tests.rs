@@ -493,6 +493,21 @@ fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
 }
 
 #[test]
+fn entering_probe_rtt_starts_a_round_on_linux_but_not_in_the_quic_port() {
+    for (p, restarts) in [(Params::default(), true), (Params::quic(), false)] {
+        let mut d = drive_to_cruise(p);
+        let mut k = 0;
+        while d.cc.state != State::ProbeRtt {
+            k += 1;
+            d.ack(rising_rtt(k));
+        }
+        let delivered = d.conn.delivered;
+        assert_eq!(d.cc.next_rtt_delivered == delivered, restarts);
+        assert!(d.cc.next_rtt_delivered <= delivered);
+    }
+}
+
+#[test]
 fn probe_rtt_cwnd_is_at_least_4_packets() {
     let mut d = drive_to_cruise(Params::default());
     d.cc.b.bw_lo = Some(BW / 8.0); // bdp(bw, 0.5) = ceil(1) = 1
