@@ -21,7 +21,10 @@
 //! at one of the scheduler's checks: dash.js checks a track when a segment is
 //! appended, and while the buffer is full, again every `schedule_poll` (500 ms)
 //! after that, so a request goes out up to 500 ms after the level falls below the
-//! threshold. A BOLA pacing delay set at a check runs from that check.
+//! threshold. A BOLA pacing delay set at a check runs from that check, and delays
+//! the request that check chose: dash.js 3.x stamps the request
+//! (`NextFragmentRequestRule`: `delayLoadingTime = now + timeToLoadDelay`) and its
+//! `HTTPLoader` holds it back, so no second decision is made when the delay ends.
 //!
 //! Initialization segments: a track's first segment at a level is preceded by
 //! that level's init segment (`Video::init_bytes`), requested at the check that
@@ -117,7 +120,8 @@ struct TrackState {
     checks_from: Time,
     /// The level already chosen for the next media request, which goes out without
     /// another ABR decision: an abandonment's (dash.js's replacement request skips
-    /// `checkPlaybackQuality`), or the one whose init segment was fetched first.
+    /// `checkPlaybackQuality`), the one whose init segment was fetched first, or the
+    /// one a BOLA pacing delay holds back.
     replacement: Option<usize>,
     /// Levels whose init segment has arrived (dash.js's `InitCache`).
     initialized: Vec<bool>,
@@ -338,6 +342,7 @@ impl Player {
                 let decision = self.abr.decide(&ctx);
                 if !decision.delay.is_zero() {
                     self.tracks[track].not_before = now + decision.delay;
+                    self.tracks[track].replacement = Some(decision.level);
                     continue;
                 }
                 decision.level

@@ -32,16 +32,21 @@ fn ms(n: u64) -> Time {
 }
 
 /// Asks for a pacing delay of `delay` at its first decision, then picks `level` at once.
+/// Asks for `delay` at its first decision, then for `later` without delay.
 struct DelayFirst {
     level: usize,
     delay: Option<Duration>,
+    later: usize,
 }
 
 impl Abr for DelayFirst {
     fn decide(&mut self, _ctx: &AbrContext) -> Decision {
-        Decision {
-            level: self.level,
-            delay: self.delay.take().unwrap_or(Duration::ZERO),
+        match self.delay.take() {
+            Some(delay) => Decision {
+                level: self.level,
+                delay,
+            },
+            None => Decision::now(self.later),
         }
     }
     fn estimate_bps(&self) -> Option<f64> {
@@ -238,6 +243,7 @@ fn a_pacing_delay_set_at_a_check_runs_from_that_check_not_the_next_one() {
     let abr = DelayFirst {
         level: 0,
         delay: Some(Duration::from_millis(200)),
+        later: 0,
     };
     let mut p = Player::new(
         config(Duration::from_millis(500)),
@@ -250,6 +256,27 @@ fn a_pacing_delay_set_at_a_check_runs_from_that_check_not_the_next_one() {
     assert!(p.want(Time::ZERO).is_none());
     assert_eq!(p.next_wakeup(), Some(ms(200)));
     assert_eq!(p.want(ms(200)).map(|w| w.index), Some(0));
+}
+
+#[test]
+fn a_delayed_request_keeps_the_level_its_check_chose() {
+    let video = Video::constant("v", vec![1e6, 2e6], Duration::from_secs(5), 10);
+    let abr = DelayFirst {
+        level: 1,
+        delay: Some(Duration::from_millis(200)),
+        later: 0,
+    };
+    let mut p = Player::new(
+        config(Duration::from_millis(500)),
+        video,
+        None,
+        Box::new(abr),
+    );
+    p.begin(Time::ZERO);
+    assert!(p.want(Time::ZERO).is_none());
+    // dash.js holds the request back; it does not decide again when the delay ends
+    let w = p.want(ms(200)).unwrap();
+    assert_eq!((w.index, w.level), (0, 1));
 }
 
 /// Picks `level`, and abandons any download at `level` for `to`.

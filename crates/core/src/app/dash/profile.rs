@@ -45,8 +45,12 @@
 //! * `switch_history_logs_no_change`: v3 logs NO_CHANGE decisions as
 //!   no-drops; v5 logs only decisions where some rule proposed a level.
 //! * The v5 abandonment rate (bytes after the first progress event over the
-//!   time since it) and v5's cache threshold on download time are taken from
-//!   the spec, not re-read from v5 code.
+//!   time since it) is taken from the spec, not re-read from v5 code.
+//! * v5 has no cache hits: its `ThroughputModel._isCachedResponse` asks the
+//!   Resource Timing API (on by default) whether the transfer size was 0, which
+//!   a network fetch never is; its thresholds (10 ms video, 5 ms audio, on the
+//!   whole request time) serve only browsers without that API. v5 thresholds are
+//!   therefore 0; a scenario that sets one gets the v3 filter.
 //!
 //! # Constants (v3 / v5)
 //!
@@ -74,8 +78,8 @@
 //! | `ewma_latency_{fast,slow}_half_life` | 1, 2 | samples | latency EWMA half-lives | ThroughputHistory |
 //! | `ewma_weight_per_second` | 1 / 1.5 | 1/s | EWMA weight per download second | v4 `0.001·ms`, v5 `0.0015·ms` |
 //! | `bandwidth_safety_factor` | 0.9 | — | safe throughput = average × this | Settings.js |
-//! | `cache_threshold_video` | 50 / 10 | ms | shorter downloads are cache hits | `cacheLoadThresholds` |
-//! | `cache_threshold_audio` | 5 | ms | same, audio | `cacheLoadThresholds` |
+//! | `cache_threshold_video` | 50 / 0 | ms | shorter downloads are cache hits (v5: none, below) | `cacheLoadThresholds` |
+//! | `cache_threshold_audio` | 5 / 0 | ms | same, audio | `cacheLoadThresholds` |
 //! | `dead_time_latency` | on / off | — | bitrate × (1 − latency/segment) before mapping | v3/v4 `getQualityForBitrate` |
 //! | `dynamic_strict` | on / off | — | DYNAMIC compares `>` (v3) or `≥` (v5) | AbrController |
 //! | `dynamic_off_fraction` | 0.5 | — | BOLA off below this × `buffer_time_default` | AbrController |
@@ -85,6 +89,7 @@
 //! | `switch_history_sample_size` | 6 / 8 | decisions | decisions needed before the rule acts | SwitchHistoryRule `SAMPLE_SIZE` / `sampleSize` |
 //! | `switch_history_threshold` | 0.075 | — | drops/no-drops ratio that caps | `MAX_SWITCH` |
 //! | `switch_history_logs_no_change` | on / off | — | NO_CHANGE decisions count as no-drops | v3 AbrController / v5 |
+//! | `switch_history_logs_abandon` | on / off | — | an abandonment's switch starts the reset history | v3 `onFragmentLoadProgress` / v5 `_onSegmentDownloadShouldBeAbandoned` |
 //! | `abandon_multiplier` | 1.8 | — | abandon if projected time ≥ this × segment | AbandonRequestsRule |
 //! | `abandon_grace_time` | 500 | ms | no abandonment before this since first byte | AbandonRequestsRule |
 //! | `abandon_min_samples` | 5 / 6 | progress events | samples before abandoning | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
@@ -224,6 +229,7 @@ pub struct Profile {
     pub switch_history_sample_size: usize,
     pub switch_history_threshold: f64,
     pub switch_history_logs_no_change: bool,
+    pub switch_history_logs_abandon: bool,
     pub abandon_multiplier: f64,
     #[serde(with = "duration_str")]
     pub abandon_grace_time: Duration,
@@ -283,6 +289,7 @@ impl Profile {
             switch_history_sample_size: 6,
             switch_history_threshold: 0.075,
             switch_history_logs_no_change: true,
+            switch_history_logs_abandon: true,
             abandon_multiplier: 1.8,
             abandon_grace_time: Duration::from_millis(500),
             abandon_min_samples: 5,
@@ -302,13 +309,15 @@ impl Profile {
             window_decrease_scale: WINDOW_DECREASE_SCALE_V5,
             window_scan: WindowScan::Newest,
             ewma_weight_per_second: 1.5,
-            cache_threshold_video: Duration::from_millis(10),
+            cache_threshold_video: Duration::ZERO,
+            cache_threshold_audio: Duration::ZERO,
             dead_time_latency: false,
             dynamic_strict: false,
             insufficient_buffer_factor: 0.7,
             insufficient_buffer_ignore_segments: 2,
             switch_history_sample_size: 8,
             switch_history_logs_no_change: false,
+            switch_history_logs_abandon: false,
             abandon_min_samples: 6,
             abandon_rate: AbandonRate::SinceFirstProgress,
             switches_during_abandon: Direction::Down,
@@ -523,6 +532,7 @@ mod tests {
         assert_eq!((v3.abandon_multiplier, v3.abandon_min_samples), (1.8, 5));
         assert_eq!(v3.switches_during_abandon, Direction::Up);
         assert!(v3.abandon_enabled && v3.insufficient_buffer_enabled && v3.switch_history_enabled);
+        assert!(v3.switch_history_logs_abandon);
 
         let v5 = Profile::v5();
         assert_eq!(v5.buffer_time_default, Duration::from_secs(18));
@@ -545,7 +555,9 @@ mod tests {
             (1.0, 2.0)
         );
         assert_eq!(v5.window_decrease_scale, 0.7);
-        assert_eq!(v5.cache_threshold_video, Duration::from_millis(10));
+        assert_eq!(v5.cache_threshold_video, Duration::ZERO);
+        assert_eq!(v5.cache_threshold_audio, Duration::ZERO);
+        assert!(!v5.switch_history_logs_abandon);
         assert!(!v5.dead_time_latency && !v5.dynamic_strict);
         assert_eq!(v5.dynamic_off_threshold(), Duration::from_secs(9));
         assert_eq!(v5.insufficient_buffer_factor, 0.7);

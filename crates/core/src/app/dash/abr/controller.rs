@@ -294,7 +294,9 @@ impl Abr for DashJs {
         self.bola.on_abandon(ctx.buffer);
         self.abandon_until = Some(ctx.now + self.profile.abandon_load_timeout);
         self.switches.reset();
-        self.switches.push(self.current, q);
+        if self.profile.switch_history_logs_abandon {
+            self.switches.push(self.current, q);
+        }
         self.set_quality(q);
         Some(q)
     }

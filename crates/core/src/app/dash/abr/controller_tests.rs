@@ -178,6 +178,22 @@ fn an_abandonment_locks_the_level_for_ten_seconds() {
 }
 
 #[test]
+fn an_abandonment_restarts_the_switch_history_with_its_drop_in_v3_only() {
+    for p in [Profile::v3(), Profile::v5()] {
+        let (v, mut abr) = dynamic(&p);
+        let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
+        abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
+        assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
+        assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+        let mut expected = SwitchHistory::new(&p);
+        if p.switch_history_logs_abandon {
+            expected.push(10, 1); // v3 onFragmentLoadProgress; v5 only resets
+        }
+        assert_eq!(abr.switches, expected);
+    }
+}
+
+#[test]
 fn abandonment_can_be_disabled_by_the_profile() {
     let p = Profile {
         abandon_enabled: false,

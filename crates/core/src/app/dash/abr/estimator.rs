@@ -25,10 +25,11 @@
 //! `window_scan`: dash.js ≤ v3.1.1 compared the *oldest* stored samples
 //! (`arr[i]/arr[i-1]`), later versions the newest backwards.
 //!
-//! Cache filter: a download shorter than the cache threshold (50 ms video in
-//! v3, 10 ms in v5; 5 ms audio) is treated as a cache hit and dropped, unless
-//! no uncached sample exists yet; the first uncached sample then clears the
-//! cached ones (and the EWMA state).
+//! Cache filter (v3): a download shorter than the cache threshold (50 ms video,
+//! 5 ms audio) is treated as a cache hit and dropped, unless no uncached sample
+//! exists yet; the first uncached sample then clears the cached ones (and the
+//! EWMA state). v5 asks Resource Timing instead, and a network fetch is never a
+//! cache hit there (thresholds 0; `profile.rs`).
 //!
 //! # References
 //!

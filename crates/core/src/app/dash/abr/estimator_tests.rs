@@ -157,6 +157,17 @@ fn cache_hits_are_dropped_once_real_samples_exist_and_replaced_by_the_first_real
 }
 
 #[test]
+fn v5_keeps_a_fast_download_as_a_network_sample() {
+    // Resource Timing reports a transfer size for every network fetch: no cache hits in v5.
+    for audio in [false, true] {
+        let mut h = ThroughputHistory::new(&Profile::v5(), audio);
+        h.push_sample(1_000_000, Duration::from_millis(5), Duration::from_secs(1));
+        h.push_sample(10_000, Duration::from_millis(5), Duration::from_millis(2));
+        assert_eq!(h.len(), 2);
+    }
+}
+
+#[test]
 fn abandoned_downloads_are_not_sampled() {
     let mut h = v3();
     let d = Download {
