@@ -238,28 +238,7 @@ fn without_a_poll_interval_the_request_goes_the_instant_the_level_crosses() {
 }
 
 #[test]
-fn a_pacing_delay_set_at_a_check_runs_from_that_check_not_the_next_one() {
-    let video = Video::constant("v", vec![1e6, 2e6], Duration::from_secs(5), 10);
-    let abr = DelayFirst {
-        level: 0,
-        delay: Some(Duration::from_millis(200)),
-        later: 0,
-    };
-    let mut p = Player::new(
-        config(Duration::from_millis(500)),
-        video,
-        None,
-        Box::new(abr),
-    );
-    p.begin(Time::ZERO);
-    // the check at 0 s asks for 200 ms of delay: the request goes at 0.2 s, between checks
-    assert!(p.want(Time::ZERO).is_none());
-    assert_eq!(p.next_wakeup(), Some(ms(200)));
-    assert_eq!(p.want(ms(200)).map(|w| w.index), Some(0));
-}
-
-#[test]
-fn a_delayed_request_keeps_the_level_its_check_chose() {
+fn a_pacing_delay_holds_back_the_request_its_check_chose() {
     let video = Video::constant("v", vec![1e6, 2e6], Duration::from_secs(5), 10);
     let abr = DelayFirst {
         level: 1,
@@ -273,8 +252,10 @@ fn a_delayed_request_keeps_the_level_its_check_chose() {
         Box::new(abr),
     );
     p.begin(Time::ZERO);
+    // the check at 0 s asks for 200 ms of delay: the request goes at 0.2 s, between checks,
+    // at the level that check chose (dash.js delays the request; it does not decide again)
     assert!(p.want(Time::ZERO).is_none());
-    // dash.js holds the request back; it does not decide again when the delay ends
+    assert_eq!(p.next_wakeup(), Some(ms(200)));
     let w = p.want(ms(200)).unwrap();
     assert_eq!((w.index, w.level), (0, 1));
 }
