@@ -40,7 +40,10 @@
 //! * Base BBR is bloatlab's Linux v1 (`bbr = { artifact_base = true }` switches
 //!   to the artifact's QUIC BBR where it differs in v1 parameters); B3R's step
 //!   runs on every ACK (the artifact's only on ACKs with a valid rate sample).
-//!   "Loss on this ACK" is the packets marked lost since the previous ACK.
+//!
+//! "Loss on this ACK" is the artifact's `sampler->loss`: the packets this ACK's
+//! loss detection found (`rs.losses`). `ngx_quic_detect_lost` zeroes it first on
+//! every ACK, so packets a timer declared lost in between never reach it.
 //!
 //! # Constants
 //!
@@ -139,8 +142,6 @@ impl GainState {
 pub struct B3r {
     bbr: Bbr,
     state: Rc<RefCell<GainState>>,
-    /// `conn.lost` at the previous ACK.
-    seen_lost: u64,
 }
 
 impl B3r {
@@ -155,7 +156,6 @@ impl B3r {
         B3r {
             bbr: Bbr::new(p.bbr, init),
             state,
-            seen_lost: 0,
         }
     }
 
@@ -172,8 +172,7 @@ impl B3r {
 
 impl CongestionControl for B3r {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        let lost = conn.lost > self.seen_lost;
-        self.seen_lost = conn.lost;
+        let lost = rs.losses > 0;
         let probe_gain = {
             let mut s = self.state.borrow_mut();
             s.on_ack(now, lost, self.bbr.min_rtt());
@@ -311,6 +310,14 @@ mod tests {
         }
         assert_eq!(d.cc.gain_state().g, 42);
         assert_eq!(next_probe_gain(&mut d), 1.05);
+    }
+
+    #[test]
+    fn losses_a_timer_declared_between_acks_do_not_lower_g() {
+        let mut d = fresh();
+        d.conn.lost += 3; // the reorder timer marked three packets lost
+        d.ack(steady());
+        assert_eq!(d.cc.gain_state().g, G_INIT);
     }
 
     #[test]

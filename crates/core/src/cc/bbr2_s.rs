@@ -1,5 +1,5 @@
 //! BBR2-S: BBRv2 whose `max_bw()` is a high percentile of recent
-//! delivery-rate samples instead of the two-cycle max filter (WWW'21 §7.1).
+//! delivery-rate samples instead of the two-cycle max filter (WWW'21 §7.2).
 //!
 //! # In a nutshell
 //!
@@ -19,14 +19,17 @@
 //!
 //! # References
 //!
-//! * S. Vargas et al., WWW 2021, §7.1.
+//! * S. Vargas et al., WWW 2021, §7.1 (BBR-S) and §7.2 (BBR2-S).
 //! * SBUNetSys/BBR-Bufferbloat-Video-Project `code/bbr2s.c`.
 //! * bloatlab `specs/cca.md` §5.
 //!
 //! # Deviations
 //!
-//! * "No additional 0.85 factor": the spec found none in `bbr2s.c`; the only
-//!   0.85 is BBRv2's own inflight headroom, kept unchanged.
+//! * No 0.85 factor on the estimate. The paper says BBR2-S sets its estimate to
+//!   "85% of the value" (§7.2), as it says BBRv2 itself does with its maximum;
+//!   `bbr2s.c` has no such factor (`bbr_max_bw` returns the percentile), and the
+//!   only 0.85 in BBRv2 is its inflight headroom, kept unchanged. We follow the
+//!   code, which is what produced the paper's figures.
 //! * Base BBRv2 is bloatlab's v2alpha with its deviations (see `bbr2/mod.rs`).
 //!
 //! # Constants
@@ -34,7 +37,7 @@
 //! | Name | Value | Unit | Meaning | Source |
 //! |---|---|---|---|---|
 //! | history | 100 | samples | history length | `bbr2s.c`, WWW'21 §7.1 |
-//! | percentile | 85 | % | order statistic reported | `bbr2s.c`, WWW'21 §7.1 |
+//! | percentile | 85 | % | order statistic reported | `bbr2s.c`, WWW'21 §7.2 |
 //! | `HOST_KEY` | "bbr2-s" | — | one shared history per host for this module | `bbr2s.c` statics |
 
 use super::bbr2::{Bbr2, Params as Bbr2Params};

@@ -77,12 +77,12 @@
 //!
 //! * oBBR's steps run on every ACK the transport reports; the artifact calls
 //!   its BBR only for ACKs with a valid rate sample.
-//! * "Loss on this ACK" is the packets marked lost since the previous ACK
-//!   (`conn.lost` delta): `rs.losses` plus any the RACK reorder timer marked
-//!   in between (the artifact's timer-declared losses also feed its next ACK).
+//! * "Loss on this ACK" is the artifact's `sampler->loss`: the packets this
+//!   ACK's loss detection found (`rs.losses`); losses a timer declared in
+//!   between do not count (`ngx_quic_detect_lost` zeroes it on every ACK).
 //! * `rtt_latest` is `rs.rtt` (Karn-valid, newest packet) or the last such
-//!   sample; the recovery epoch's "send time of the newest acked packet" is
-//!   `now − rs.rtt` (unchanged on ACKs without an RTT sample).
+//!   sample; the recovery epoch's "send time of the newest acked packet" is the
+//!   rate sample's reference (`po_sent_time`, `bbr/recovery.rs`).
 //! * The score's `unacked` is approximated by packets marked lost (`bw_drop.rs`).
 //! * RTTs are whole ms only with `rate_sampler = "nginx-quic"` (QUIC's `latest_rtt` on
 //!   nginx's clock), else ns; timers run in ns. oBBR's own BDPs (the hard cap, α's
