@@ -410,11 +410,13 @@ impl Ops {
     fn hystart_update(&mut self, now: Time, conn: &Conn, w: &mut Window, delay_us: u64) {
         let now_us = now.as_nanos() / 1000;
         let (p, hy, delay_min) = (&self.p, &mut self.hy, self.ep.delay_min_us);
-        if conn.snd_una > hy.end_seq {
-            hy.start_round(now_us, conn.snd_nxt);
-        }
+        // `cubictcp_acked` calls `hystart_update`, where rounds restart, only from
+        // `hystart_low_window` on.
         if w.cwnd < p.hystart_low_window {
             return;
+        }
+        if conn.snd_una > hy.end_seq {
+            hy.start_round(now_us, conn.snd_nxt);
         }
         if p.hystart_detect.ack_train()
             && now_us.saturating_sub(hy.last_ack_us) <= p.hystart_ack_delta_us

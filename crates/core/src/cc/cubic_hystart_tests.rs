@@ -6,9 +6,10 @@ use super::*;
 const GAP_3MS: Duration = Duration::from_millis(3);
 
 /// IW10, one-packet ACKs 3 ms apart: 6 ACKs at 50 ms (delay_min; cwnd → 16),
-/// then ACKs at `rtt`. Round 1 ends at ACK 11 (snd_una passes the 10 packets
-/// out at its start); ACKs 11–18 are round 2's first 8 samples, so ACK 19 runs
-/// the delay test, at cwnd 9 + 19 = 28. Returns (cwnd, ssthresh) after each ACK.
+/// then ACKs at `rtt`. HyStart first looks at ACK 7, the first with cwnd ≥ 16
+/// (`cubictcp_acked`), which starts its first round; ACKs 7–14 are that round's
+/// 8 samples, so ACK 15 runs the delay test, at cwnd 10 + 14 = 24. Returns
+/// (cwnd, ssthresh) after each ACK.
 fn delay_script(rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
     let mut d = cubic_at(Params::default(), 10);
     (1..=acks)
@@ -27,10 +28,10 @@ fn delay_script(rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
 #[test]
 fn a_delay_increase_above_threshold_exits_slow_start_at_the_current_cwnd() {
     let trace = delay_script(Duration::from_millis(60), 30);
-    assert_eq!(trace[17], (28, None), "after ACK 18: still slow start");
-    assert_eq!(trace[18], (28, Some(28)), "after ACK 19: ssthresh = cwnd");
-    assert_eq!(trace[29].1, Some(28));
-    assert!(trace[29].0 < 30, "no more slow start: {:?}", trace[29]);
+    assert_eq!(trace[13], (24, None), "after ACK 14: still slow start");
+    assert_eq!(trace[14], (24, Some(24)), "after ACK 15: ssthresh = cwnd");
+    assert_eq!(trace[29].1, Some(24));
+    assert!(trace[29].0 < 26, "no more slow start: {:?}", trace[29]);
 }
 
 #[test]

@@ -98,6 +98,8 @@ pub struct Conn {
     pub next_departure: Time,
     /// When the last data packet was sent (`lsndtime`).
     pub last_send: Time,
+    /// An app-limited bubble is open (`tp->app_limited` ≠ 0, `tcp_rate.c`).
+    pub app_limited: bool,
 }
 
 /// What the transport tells the algorithm about each transmitted segment.

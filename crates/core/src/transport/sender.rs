@@ -1042,6 +1042,7 @@ fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
         is_cwnd_limited: s.tcp_is_cwnd_limited(),
         next_departure: s.pacer.next_departure(now),
         last_send: s.last_send,
+        app_limited: s.rate.app_limited != 0,
     }
 }
 

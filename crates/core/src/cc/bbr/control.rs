@@ -123,7 +123,8 @@ impl Bbr {
     }
 
     /// Linux `bbr_set_cwnd`: slow-start toward the target, or snap down to it once the
-    /// pipe is full; then the floor and PROBE_RTT's cap.
+    /// pipe is full; then the floor and PROBE_RTT's cap. Linux skips the floor while it
+    /// conserves packets; the artifact (`ngx_bbr_set_cwnd`) applies it then too.
     pub(super) fn set_cwnd(
         &mut self,
         conn: &Conn,
@@ -143,6 +144,8 @@ impl Bbr {
                 } else if cwnd < target || conn.delivered < self.growth_floor() {
                     cwnd += acked;
                 }
+            }
+            if !conserving || self.p.artifact_base {
                 cwnd = cwnd.max(self.p.min_cwnd);
             }
         }

@@ -89,8 +89,6 @@
 //!   after creation) instead of `bbr_init` time. The initial `min_rtt` is
 //!   `CcInit::srtt` (the handshake's single sample, which is what
 //!   `tcp_min_rtt()` holds at `bbr_init`).
-//! * `on_tx_start` is always treated as an app-limited restart: the transport
-//!   fires it only when resuming from idle, which in Linux implies `tp->app_limited`.
 //! * `wants_app_limited()` is true in PROBE_RTT *and* right after the ACK that
 //!   leaves it, because Linux re-marks the connection app-limited on every ACK
 //!   processed in PROBE_RTT, including the one on which it exits.
@@ -134,6 +132,9 @@
 //! | `ARTIFACT_QUANTUM_LOW_BPS` | 1.2 · 2^20 | bit/s | `artifact_base` only: quantum 1 packet below this pacing rate | `ngx_bbr_quantum` |
 //! | `ARTIFACT_QUANTUM_HIGH_BPS` | 24 · 2^20 | bit/s | `artifact_base` only: 2 packets below this, 1 ms of data from it | `ngx_bbr_quantum` |
 //! | `ARTIFACT_QUANTUM_MAX_BYTES` | 65 536 | bytes | `artifact_base` only: quantum cap | `ngx_bbr_quantum` |
+//! | `ARTIFACT_HIGH_GAIN` | 2.885 | — | `artifact_base` only: STARTUP pacing and cwnd gain | `ngx_bbr_high_gain` |
+//! | `ARTIFACT_DRAIN_GAIN` | 1/2.885 ≈ 0.3466 | — | `artifact_base` only: DRAIN pacing gain | `ngx_bbr_drain_gain` |
+//! | `ARTIFACT_MIN_RTT_FLOOR_MS` | 1 | ms | `artifact_base` only: the BDP's least min_rtt | `ngx_bbr_bdp` |
 
 /// STARTUP pacing/cwnd gain: `BBR_UNIT * 2885 / 1000 + 1` = 739/256, the smallest
 /// gain that doubles the delivery rate every round ("2/ln(2)").
@@ -162,6 +163,12 @@ pub const ARTIFACT_QUANTUM_LOW_BPS: f64 = 1.2 * 1024.0 * 1024.0; // ngx_bbr_quan
 pub const ARTIFACT_QUANTUM_HIGH_BPS: f64 = 24.0 * 1024.0 * 1024.0; // ngx_bbr_quantum: 24 * 1024 * 1024 / 8 bytes/s
 /// Cap of the artifact's quantum.
 pub const ARTIFACT_QUANTUM_MAX_BYTES: u64 = 64 * 1024; // ngx_bbr_quantum: ngx_min(pacing_rate / 1000, 64 * 1024)
+/// The artifact's STARTUP gain, written 2.885 (Linux's is 739/256 ≈ 2.8867).
+pub const ARTIFACT_HIGH_GAIN: f64 = 2.885; // ngx_bbr.c ngx_bbr_high_gain
+/// The artifact's DRAIN gain, 1/2.885 (Linux's is 88/256 = 0.34375).
+pub const ARTIFACT_DRAIN_GAIN: f64 = 1.0 / 2.885; // ngx_bbr.c ngx_bbr_drain_gain
+/// The artifact's BDP takes min_rtt as at least 1 ms (`ngx_max(bbr->min_rtt, 1)`).
+pub const ARTIFACT_MIN_RTT_FLOOR_MS: u64 = 1; // ngx_bbr.c ngx_bbr_bdp
 /// cwnd floor, and the PROBE_RTT cwnd: "a sliding window protocol ACKing every other packet needs at least 4".
 pub const CWND_MIN_TARGET: u32 = 4; // tcp_bbr.c bbr_cwnd_min_target
 /// Bandwidth growth (5/4) that means STARTUP may not have filled the pipe yet.
@@ -450,9 +457,13 @@ impl CongestionControl for Bbr {
         self.start_clock(now);
     }
 
+    /// `bbr_cwnd_event`: a send with nothing in flight restarts from idle only on an
+    /// app-limited connection (not, say, the first resend after a timeout).
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.start_clock(now);
-        self.restart_from_idle(now, conn);
+        if conn.app_limited {
+            self.restart_from_idle(now, conn);
+        }
     }
 
     fn cwnd(&self) -> u32 {

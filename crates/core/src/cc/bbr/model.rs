@@ -26,8 +26,9 @@
 //! ceil(W / mss) packets; its phase tests compare bytes in flight, i.e. whole packets.
 
 use super::{
-    Bbr, Kernel, State, ARTIFACT_QUANTA, ARTIFACT_QUANTUM_HIGH_BPS, ARTIFACT_QUANTUM_LOW_BPS,
-    ARTIFACT_QUANTUM_MAX_BYTES, TCP_INIT_CWND, TSO_MAX_BYTES, TSO_MAX_SEGS,
+    Bbr, Kernel, State, ARTIFACT_MIN_RTT_FLOOR_MS, ARTIFACT_QUANTA, ARTIFACT_QUANTUM_HIGH_BPS,
+    ARTIFACT_QUANTUM_LOW_BPS, ARTIFACT_QUANTUM_MAX_BYTES, TCP_INIT_CWND, TSO_MAX_BYTES,
+    TSO_MAX_SEGS,
 };
 use crate::cc::Conn;
 use crate::time::{Duration, Time};
@@ -60,7 +61,8 @@ pub fn quantization_budget(cwnd: u32, tso_segs_goal: u32, probing: bool) -> u32 
 }
 
 /// The oBBR artifact's `ngx_bbr_target_cwnd`, bytes: `max(floor(gain · bdp), min_cwnd · mss)`
-/// with `ngx_bbr_bdp` = `floor(bw · min_rtt)` bytes; its initial window before any RTT sample.
+/// with `ngx_bbr_bdp` = `floor(bw · max(min_rtt, 1 ms))` bytes; its initial window before
+/// any RTT sample.
 pub fn artifact_target_bytes(
     bw_pps: f64,
     mss: u32,
@@ -73,6 +75,7 @@ pub fn artifact_target_bytes(
     let Some(rtt) = min_rtt else {
         return initial_cwnd as u64 * mss;
     };
+    let rtt = rtt.max(Duration::from_millis(ARTIFACT_MIN_RTT_FLOOR_MS));
     let bdp = (bw_pps * mss as f64 * rtt.as_nanos() as f64 / NANOS_PER_SEC).floor();
     ((gain * bdp).floor() as u64).max(min_cwnd as u64 * mss)
 }
@@ -282,6 +285,9 @@ mod tests {
             artifact_target_bytes(1000.0, 1252, None, 2.0, 4, 32),
             32 * 1252
         );
+        // a 0 ms min_rtt (sub-ms path, whole-ms RTTs) counts as 1 ms: 1000 pkt/s · 1252 B · 1 ms
+        let zero = Some(Duration::ZERO);
+        assert_eq!(artifact_target_bytes(1000.0, 1252, zero, 1.0, 0, 32), 1252);
     }
 
     #[test]

@@ -188,7 +188,8 @@ impl Params {
     /// Linux's parameters as a release or the oBBR artifact's nginx-quic BBR
     /// (`ngx_bbr.c`, the base of the ATC'23 paper's BBR, B3R, BBR-S and oBBR) has them,
     /// where those differ in v1 parameters. `kernel = "4.17"`: no ACK-aggregation allowance
-    /// (v5.1 added it). `artifact_base`: no ACK-aggregation allowance, no pacing margin, no
+    /// (v5.1 added it). `artifact_base`: STARTUP and DRAIN gains 2.885 and 1/2.885, no
+    /// ACK-aggregation allowance, no pacing margin, no
     /// long-term (policer) mode, a PROBE_RTT hold of min(2·srtt, 200 ms) from the entering
     /// ACK, its own recovery epoch (and, outside the parameters, the packets in flight without
     /// EDT credit and the artifact's byte targets and send quanta: [`Params::artifact_base`]).
@@ -210,6 +211,8 @@ impl Params {
             return own;
         }
         Params {
+            high_gain: ARTIFACT_HIGH_GAIN,
+            drain_gain: ARTIFACT_DRAIN_GAIN,
             extra_acked_gain: 0.0,
             pacing_margin_percent: 0,
             lt_enabled: false,

@@ -468,7 +468,10 @@ fn aggregation_cwnd_is_capped_at_100_ms_of_bandwidth() {
 #[test]
 fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
     let mut d = probe_bw_in_phase(&steady(), 0);
-    let conn = d.conn.clone();
+    let conn = Conn {
+        app_limited: true,
+        ..d.conn.clone()
+    };
     d.cc.on_tx_start(d.now, &conn);
     // 1000 · 1448 · 0.99
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8)));
@@ -478,6 +481,17 @@ fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
     assert_eq!(d.cc.state, State::ProbeBw);
     assert_eq!(d.cc.min_rtt, Some(ms(12)));
     assert!(!d.cc.idle_restart);
+}
+
+#[test]
+fn a_send_from_empty_that_is_not_app_limited_is_no_idle_restart() {
+    // e.g. the first resend after a timeout: Linux's bbr_cwnd_event checks tp->app_limited
+    let mut d = probe_bw_in_phase(&steady(), 0);
+    let before = d.cc.pacing_rate();
+    let conn = d.conn.clone();
+    d.cc.on_tx_start(d.now, &conn);
+    assert!(!d.cc.idle_restart);
+    assert_eq!(d.cc.pacing_rate(), before);
 }
 
 // ---- PROBE_RTT ----
@@ -682,6 +696,23 @@ fn under_the_artifacts_epoch_every_loss_moves_its_end() {
 }
 
 #[test]
+fn the_artifact_keeps_its_4_packet_floor_while_conserving_packets_and_linux_does_not() {
+    for artifact_base in [false, true] {
+        let p = Params::preset(artifact_base, Kernel::V5);
+        let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+        d.conn.inflight = 1;
+        if !artifact_base {
+            d.enter_recovery();
+        }
+        // the loss ACK opens the epoch (the artifact's) or Recovery's first round (Linux's):
+        // cwnd = inflight 0 + acked 2, floored at 4 by the artifact only
+        d.ack(steady().lost(1));
+        assert!(d.cc.packet_conservation);
+        assert_eq!(d.cc.cwnd(), if artifact_base { 4 } else { 2 });
+    }
+}
+
+#[test]
 fn rto_collapses_cwnd_to_inflight_plus_one_and_it_grows_back() {
     let mut d = probe_bw_in_phase(&steady(), 2);
     for _ in 0..3 {
@@ -866,6 +897,11 @@ fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
     assert_eq!(
         (artifact.lt_enabled, artifact.pacing_margin_percent),
         (false, 0)
+    );
+    // ngx_bbr_high_gain and ngx_bbr_drain_gain
+    assert_eq!(
+        (artifact.high_gain, artifact.drain_gain),
+        (2.885, 1.0 / 2.885)
     );
     let with_lt: Params =
         serde_json::from_str(r#"{"lt_enabled": true, "artifact_base": true}"#).unwrap();

@@ -120,8 +120,8 @@
 //!   loss (signalled by `on_recovery_start` with `CaState::Cwr`) is treated as not
 //!   app-limited (`tlp_orig_data_app_limited` is not lent to the algorithm).
 //! * As in `cc::bbr`: stamps Linux takes in `bbr_init` are taken at the first hook;
-//!   timers run on ns, not jiffies; `on_tx_start` is always an app-limited restart;
-//!   `snd_cwnd_clamp` and the maximum pacing rate are unlimited.
+//!   timers run on ns, not jiffies; `snd_cwnd_clamp` and the maximum pacing rate
+//!   are unlimited.
 //!
 //! # Constants (v2alpha; v3 and QUIC-port values are in `params.rs`)
 //!
@@ -604,9 +604,12 @@ impl CongestionControl for Bbr2 {
         self.start_clock(now);
     }
 
+    /// `bbr_cwnd_event`: restarts from idle only on an app-limited connection.
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.start_clock(now);
-        self.restart_from_idle(now, conn);
+        if conn.app_limited {
+            self.restart_from_idle(now, conn);
+        }
     }
 
     fn cwnd(&self) -> u32 {

@@ -15,7 +15,8 @@
 //! earns at most half its own gap.
 //!
 //! The first 10 data segments of a connection are not paced (as `sch_fq`'s
-//! initial quantum; Linux checks `data_segs_out >= 10`).
+//! initial quantum): they leave back to back, and the 10th sets the first gap
+//! (Linux checks `data_segs_out >= 10` after counting the segment just sent).
 //!
 //! `len` is the payload length, as Linux charges `skb->len` of the original
 //! (header-less) skb, so a BBR pacing rate of `bw × mss` sends exactly `bw`
@@ -68,7 +69,8 @@ impl Edt {
         let Some(rate) = rate.filter(|r| !r.is_zero()) else {
             return;
         };
-        if self.segments_sent <= UNPACED_SEGMENTS {
+        // `data_segs_out >= 10` already counts the segment just sent: the 10th adds the first gap
+        if self.segments_sent < UNPACED_SEGMENTS {
             return;
         }
         let gap = rate.tx_time(payload as u64).as_nanos();
@@ -83,14 +85,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn packets_are_spaced_by_payload_over_rate_after_the_first_ten() {
+    fn ten_packets_leave_back_to_back_and_the_tenth_sets_the_first_gap() {
         let mut p = Edt::default();
         let rate = Some(Rate::from_mbps(10)); // 1448 B → 1158.4 µs
-        for _ in 0..10 {
+        for _ in 0..9 {
             p.on_send(Time::ZERO, 1448, rate, false);
         }
         assert!(p.allows(Time::ZERO));
-        p.on_send(Time::ZERO, 1448, rate, false);
+        p.on_send(Time::ZERO, 1448, rate, false); // data_segs_out = 10 ≥ 10: paced
         assert_eq!(p.next_departure(Time::ZERO), Time::from_nanos(1_158_400));
     }
 
