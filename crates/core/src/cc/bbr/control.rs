@@ -14,7 +14,8 @@
 //!            full_bw_reached           → cwnd = min(cwnd + acked, target)
 //!            cwnd < target or delivered < 10 → cwnd += acked        (never shrinks in STARTUP;
 //!                                              artifact_base: delivered < its initial window)
-//!          cwnd ≥ 4;  PROBE_RTT        → cwnd ≤ 4
+//!          cwnd ≥ 4 (Linux: not while conserving; artifact_base: then too)
+//!          PROBE_RTT                   → cwnd ≤ 4
 //! ```
 //!
 //! An ACK for P packets thus releases at most 2P: losses are deducted first,
