@@ -40,21 +40,32 @@ def test_bursts_into_a_quarter_bdp_buffer_cost_bbr_retransmissions() -> None:
     assert goodput > 0.8 * 100e6, goodput
 
 
-def test_the_quic_pacer_paces_cubic_at_its_window_per_srtt() -> None:
+def test_the_quic_pacer_paces_cubic_at_its_window_per_whole_ms_avg_rtt() -> None:
     """`ngx_pacing_rate_calc`: CUBIC has no pacing rate of its own; the artifact's pacer derives
-    one from the window over the smoothed RTT (whole ms), × 2 in slow start and × 1.2 after.
+    one from the window over QUIC's `avg_rtt` (whole ms), × 2 in slow start and × 1.2 after.
+    `avg_rtt` is not in the telemetry, so the test recovers it from the rate: a whole number of
+    ms, never below the 40 ms path, at most 7 ms (the integer EWMA's rest) above the RTTs seen.
     Linux without fq leaves CUBIC unpaced."""
     flows = {p: bulk("cubic", "cubic", mss=1252, pacer=p, initial_cwnd=32) for p in PACERS}
     linux, quic = run_all(
         dumbbell("40Mbps", "40ms", "1BDP", [flows[p]], "20s", interval="50ms") for p in PACERS
     )
     assert np.isnan(linux.flows.to_pandas()["pacing_rate_bps"]).all()
-    rows = quic.flows.to_pandas().dropna(subset=["srtt_s"])
-    srtt_ms = np.maximum(np.floor(rows["srtt_s"] * 1000 + 1e-9), 1)
+    rows = quic.flows.to_pandas().dropna(subset=["srtt_s", "pacing_rate_bps"])
     slow_start = ~(rows["cwnd_pkts"] >= rows["ssthresh_pkts"])  # NaN ssthresh: still in slow start
-    ratio = np.where(slow_start, 2.0, 1.2)
-    expected = np.floor(rows["cwnd_pkts"] * 1252 * 1000 / srtt_ms) * ratio * 8
     assert (~slow_start).sum() > 100, "the flow must leave slow start"
+    ratio = np.where(slow_start, 2.0, 1.2)
+    window_bytes = rows["cwnd_pkts"] * 1252
+    avg_rtt_ms = np.round(window_bytes * 1000 * ratio * 8 / rows["pacing_rate_bps"])
+    expected = np.floor(window_bytes * 1000 / avg_rtt_ms) * ratio * 8
     assert np.allclose(rows["pacing_rate_bps"], expected, rtol=1e-6, atol=8), rows[
         ["cwnd_pkts", "srtt_s", "pacing_rate_bps"]
     ].head()
+    assert avg_rtt_ms.min() >= 40, avg_rtt_ms.min()
+    # not Linux's srtt, which times the oldest packet an ACK covers, ACK delay included
+    differs = (avg_rtt_ms != np.floor(rows["srtt_s"] * 1000 + 1e-9)).mean()
+    assert differs > 0.5, differs
+    assert avg_rtt_ms.max() <= np.ceil(rows["srtt_s"].max() * 1000) + 7, (
+        avg_rtt_ms.max(),
+        rows["srtt_s"].max(),
+    )

@@ -7,7 +7,7 @@
 //! each ACK delivers, and the driver refills the window after every ACK (a
 //! cwnd-limited bulk sender) unless told the sender is app-limited.
 
-use crate::cc::{CaState, CcInit, CongestionControl, Conn};
+use crate::cc::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::{RateSample, Reference};
@@ -181,12 +181,21 @@ impl<C: CongestionControl> AckDriver<C> {
 
     /// Retransmission timeout after `after`: everything in flight is marked lost.
     pub fn rto(&mut self, after: Duration) {
+        self.rto_marking(after, Timeout::default());
+    }
+
+    /// As [`Self::rto`], with `marked` telling the algorithm what the timeout marked lost (its
+    /// `new_episode` is set here, from the CA state).
+    pub fn rto_marking(&mut self, after: Duration, marked: Timeout) {
         self.now += after;
-        let new_episode = self.conn.ca_state < CaState::Recovery;
+        let timeout = Timeout {
+            new_episode: self.conn.ca_state < CaState::Recovery,
+            ..marked
+        };
         self.conn.lost += self.conn.inflight as u64;
         self.conn.inflight = 0;
         self.conn.ca_state = CaState::Loss;
-        self.cc.on_rto(self.now, &self.conn, new_episode);
+        self.cc.on_rto(self.now, &self.conn, &timeout);
         self.refill(false);
     }
 

@@ -626,7 +626,7 @@ def _fig8_9(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         ax.set_xlabel(xlabel)
         ax.set_ylabel("CDF")
         ax.set_xscale("log")
-        ax.legend(fontsize="small")
+        ax.legend(fontsize="small", loc="upper left")  # a CDF starts at the bottom left
         ax.grid(alpha=0.3)
         figs.append(
             PaperFigure(

@@ -56,7 +56,7 @@
 //! | `HOST_KEY` | "b3r" | — | the host-wide state's key | the artifact's globals |
 
 use super::bbr::{Bbr, Params as BbrParams};
-use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
+use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
@@ -188,8 +188,8 @@ impl CongestionControl for B3r {
         self.bbr.on_recovery_start(now, conn);
     }
 
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
-        self.bbr.on_rto(now, conn, new_episode);
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
+        self.bbr.on_rto(now, conn, timeout);
     }
 
     fn on_loss_detected(&mut self, now: Time, conn: &Conn, newest_sent: Time) {

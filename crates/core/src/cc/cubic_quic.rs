@@ -15,8 +15,12 @@
 //!   Linux's), but the elapsed time t is in ms: `(...) << CUBIC_TIME_SCALE / MICROS_PER_SECOND`
 //!   shifts by 10 / 1000 = 0 bits, so the curve runs 1000/1024 as fast as written. Its own
 //!   minimum RTT is that of the ACKs' reference packets (`now − po_sent_time`).
-//! * **Persistent congestion** (here: an RTO) resets cwnd, the Reno window and W_max to the
-//!   minimum window and keeps ssthresh, so it slow-starts back to it.
+//! * **Timeouts.** QUIC's probe timeout changes no window; the packets it leaves unacknowledged
+//!   are declared lost later and answered as any loss. Here a TCP RTO stands for that: its
+//!   losses reach `on_lost`, and if two or more of them, with nothing acknowledged between,
+//!   span more than 3 · (srtt + max(4·rttvar, 1 ms) + max_ack_delay), that is *persistent
+//!   congestion*, which resets cwnd, the Reno window and W_max to the minimum window and keeps
+//!   ssthresh, so it slow-starts back to it.
 //!
 //! ```text
 //!   ACK frame (valid rate sample; acked bytes, reference sent at s):
@@ -27,6 +31,8 @@
 //!                       origin = W_max  (K = 0, origin = cwnd if cwnd ≥ W_max)
 //!                       t = now + min_rtt − epoch;  Δ = ⌊C·|t − K|³·MSS / 2⁴⁰⌋
 //!                       cwnd = max(W_reno, min(origin ± Δ, cwnd + acked/2))
+//!   timeout: as a loss of its newest marked packet; then, if the marked packets span over
+//!     3 · (srtt + max(4·rttvar, 1 ms) + 25 ms): cwnd = W_reno = W_max = 4·MSS
 //!   lost packet sent at s > recovery_start:
 //!     recovery_start = now; the epoch ends
 //!     W_max = cwnd·(1 + β)/2 if fast convergence and cwnd < W_max, else cwnd
@@ -43,21 +49,33 @@
 //! | `MIN_WINDOW_PKTS` | 4 | MSS | smallest window | `CUBIC_MIN_WIN` |
 //! | `CUBE_SCALE` | 40 | bits | fixed point of the curve (2⁴⁰ = 1024 · 1024³) | `CUBE_SCALE` |
 //! | `K_LIMIT` | 10 000 | 1/1024 s | upper end of K's bisection | `CubicUpdate` (`r = 10000`) |
+//! | `K_PRECISION` | 10⁻⁴ | 1/1024 s | width where K's bisection stops | `CubicUpdate` |
+//! | `MAX_CWND_BYTES` | 10 MiB | B | most the sender may have in flight | `NGX_QUIC_MAX_CWND` (`ngx_event_quic_ack.c`) |
+//! | `PERSISTENT_CONGESTION_FACTOR` | 3 | PTO periods | span of losses that resets the window | `NGX_QUIC_PERSISTENT_CONGESTION_THR` |
+//! | `GRANULARITY_MS` | 1 | ms | least 4·rttvar in a PTO period | `NGX_QUIC_TIME_GRANULARITY` |
+//! | max_ack_delay | 25 | ms | the client's, in a PTO period | QUICHE `kDefaultDelayedAckTimeMs` |
 //! | clock tick | 1 | ms | every time stamp | `ngx_current_msec` |
 //!
 //! The initial window is the flow's `initial_cwnd` (the artifact's `CUBIC_INIT_WIN` is 32).
 //!
 //! # Deviations
 //!
-//! * K is `f64::cbrt` capped at `K_LIMIT`, not a bisection to 10⁻⁴ (the same after the
-//!   truncation to an integer but at the boundaries of that 10⁻⁴).
+//! * A timeout's losses reach the algorithm when the timer fires, where the artifact learns of
+//!   them from the first ACK after its probes; srtt and rttvar are the transport's (Linux's
+//!   `srtt_us` and `mdev_us`), not QUIC's `avg_rtt` and `rttvar`.
+//! * A new window applies at once; the artifact copies it to the sender's window
+//!   (`cg->window`) at the end of each ACK frame, so a cut made by the loss timer waits for
+//!   the next ACK.
+//! * The first flight is the whole initial window; the artifact's is at most 14 720 B
+//!   (`ngx_quic_congestion` before the first ACK frame copies CUBIC's window over it).
 //! * The window the sender may fill is ⌈cwnd / MSS⌉ packets: QUIC sends while the bytes in
 //!   flight are below cwnd.
 
 use super::cubic::check_beta;
-use super::{CcInit, CcMetrics, CongestionControl, Conn};
-use crate::time::Time;
+use super::{CcInit, CcMetrics, CongestionControl, Conn, Timeout};
+use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
+use crate::transport::receiver::QUICHE_MAX_ACK_DELAY;
 use crate::units::Rate;
 use serde::Deserialize;
 
@@ -75,6 +93,34 @@ const CUBE_SCALE: u32 = 40; // cubic.c CUBE_SCALE
 const FIXED_POINT: f64 = 1024.0; // cubic.c CUBIC_BETA_SCALE
 /// Upper end of the bisection for K, 1/1024 s.
 const K_LIMIT: f64 = 10_000.0; // cubic.c CubicUpdate `r = 10000`
+/// Width at which the bisection for K stops.
+const K_PRECISION: f64 = 1e-4; // cubic.c CubicUpdate `r - l > 1e-4`
+/// The window the sender may use, bytes.
+const MAX_CWND_BYTES: u64 = 10 * 1024 * 1024; // ngx_event_quic_ack.c NGX_QUIC_MAX_CWND
+/// Persistent congestion: lost packets spanning this many PTO periods.
+const PERSISTENT_CONGESTION_FACTOR: u64 = 3; // NGX_QUIC_PERSISTENT_CONGESTION_THR
+/// The least 4·rttvar in a PTO period, ms.
+const GRANULARITY_MS: u64 = 1; // NGX_QUIC_TIME_GRANULARITY
+
+/// K as `CubicUpdate` finds it: bisection on [0, 10 000] until narrower than 10⁻⁴, keeping
+/// the lower end (so an exact cube gives one less), truncated.
+fn cube_root(n: u64) -> u64 {
+    let n = n as f64;
+    let (mut lo, mut hi) = (0.0f64, K_LIMIT);
+    while hi - lo > K_PRECISION {
+        let mid = (lo + hi) / 2.0;
+        if mid * mid * mid < n {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    lo as u64
+}
+
+fn whole_ms(d: Duration) -> u64 {
+    d.as_nanos() / 1_000_000
+}
 
 /// The artifact CUBIC's tunables; `Default` is `cubic.c`.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
@@ -171,21 +217,26 @@ impl CubicQuic {
                 self.origin = self.cwnd;
             } else {
                 let cube_factor = (1u64 << CUBE_SCALE) / self.c_fixed / self.mss;
-                let n = cube_factor as f64 * (self.last_max_cwnd - self.cwnd) as f64;
-                self.k = n.cbrt().min(K_LIMIT) as u64;
+                self.k = cube_root(cube_factor.wrapping_mul(self.last_max_cwnd - self.cwnd));
                 self.origin = self.last_max_cwnd;
             }
             now_ms
         });
         let t = (now_ms + self.min_rtt_ms).saturating_sub(epoch);
-        let offs = t.abs_diff(self.k) as u128;
-        let delta =
-            ((self.c_fixed as u128 * offs * offs * offs * self.mss as u128) >> CUBE_SCALE) as u64;
-        // unsigned as in cubic.c: a Δ beyond the origin wraps, and the cap below then binds
+        let offs = t.abs_diff(self.k);
+        // uint64_t as in cubic.c: the product wraps once |t − K| passes about 33 s
+        let delta = self
+            .c_fixed
+            .wrapping_mul(offs)
+            .wrapping_mul(offs)
+            .wrapping_mul(offs)
+            .wrapping_mul(self.mss)
+            >> CUBE_SCALE;
+        // and a Δ beyond the origin wraps, which the cap below then binds
         let target = if t < self.k {
             self.origin.wrapping_sub(delta)
         } else {
-            self.origin + delta
+            self.origin.wrapping_add(delta)
         };
         let target = target.min(self.cwnd + acked / 2).max(self.tcp_cwnd);
         self.cwnd = if target == 0 { self.init_cwnd } else { target };
@@ -237,21 +288,38 @@ impl CongestionControl for CubicQuic {
     /// QUIC has no fast-recovery state: losses are answered in `on_loss_detected`.
     fn on_recovery_start(&mut self, _now: Time, _conn: &Conn) {}
 
-    /// Persistent congestion (`CubicReset`).
-    fn on_rto(&mut self, _now: Time, _conn: &Conn, _new_episode: bool) {
-        let min = MIN_WINDOW_PKTS * self.mss;
-        self.epoch_start_ms = None;
-        self.cwnd = min;
-        self.tcp_cwnd = min;
-        self.last_max_cwnd = min;
+    /// A timeout's losses as the artifact's ACK-driven detection later reports them: each lost
+    /// packet (`CubicOnLost`), then persistent congestion (`CubicReset`) if two or more of them,
+    /// with nothing acknowledged between, span more than 3 · (srtt + max(4·rttvar, 1 ms) +
+    /// max_ack_delay) (`ngx_quic_persistent_congestion`). The PTO itself changes nothing.
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
+        let now_ms = now.as_millis();
+        if let Some(newest) = timeout.newest_lost_sent {
+            self.on_lost(newest.as_millis(), now_ms);
+        }
+        let Some((oldest, newest)) = timeout.unbroken_loss_span else {
+            return;
+        };
+        let srtt_ms = conn.srtt.map_or(0, whole_ms);
+        let deviation_ms = whole_ms(timeout.rtt_deviation4).max(GRANULARITY_MS);
+        let persistent_ms = PERSISTENT_CONGESTION_FACTOR
+            * (srtt_ms + deviation_ms + whole_ms(QUICHE_MAX_ACK_DELAY));
+        if newest.as_millis() - oldest.as_millis() > persistent_ms {
+            let min = MIN_WINDOW_PKTS * self.mss;
+            self.epoch_start_ms = None;
+            self.cwnd = min;
+            self.tcp_cwnd = min;
+            self.last_max_cwnd = min;
+        }
     }
 
     fn on_loss_detected(&mut self, now: Time, _conn: &Conn, newest_sent: Time) {
         self.on_lost(newest_sent.as_millis(), now.as_millis());
     }
 
+    /// The sender's window, `min(NGX_QUIC_MAX_CWND, cwnd)`.
     fn cwnd(&self) -> u32 {
-        self.cwnd.div_ceil(self.mss) as u32
+        self.cwnd.min(MAX_CWND_BYTES).div_ceil(self.mss) as u32
     }
 
     fn pacing_rate(&self) -> Option<Rate> {

@@ -37,6 +37,8 @@ fn defaults_match_spec() {
     assert_eq!((p.beta * 1024.0, p.c * 1024.0), (718.0, 410.0));
     assert!(p.fast_convergence);
     assert_eq!((MIN_WINDOW_PKTS, CUBE_SCALE, K_LIMIT), (4, 40, 10_000.0));
+    assert_eq!((K_PRECISION, MAX_CWND_BYTES), (1e-4, 10 * 1024 * 1024));
+    assert_eq!((PERSISTENT_CONGESTION_FACTOR, GRANULARITY_MS), (3, 1));
     let cc = CubicQuic::new(p, init());
     assert_eq!((cc.beta_fixed, cc.c_fixed, cc.cwnd), (718, 410, 10 * B));
 }
@@ -114,16 +116,79 @@ fn the_reno_window_grows_once_per_ack_frame_whatever_it_acknowledges() {
     assert_eq!(d.cc.tcp_cwnd, reno + B * B / reno);
 }
 
+/// A timeout 1 s after the loss of [`after_loss`], marking packets sent `span` apart, the
+/// newest 10 ms before the timeout (after the recovery period began); srtt 100 ms, 4·rttvar
+/// 50 ms: persistent congestion beyond 3 · (100 + 50 + 25) = 525 ms (of whole-ms send times).
+fn timeout_marking(d: &mut AckDriver<CubicQuic>, span: Duration) {
+    d.conn.srtt = Some(RTT);
+    let newest = d.now + ms(990);
+    d.rto_marking(
+        ms(1000),
+        Timeout {
+            newest_lost_sent: Some(newest),
+            unbroken_loss_span: Some((newest - span, newest)),
+            rtt_deviation4: ms(50),
+            ..Timeout::default()
+        },
+    );
+}
+
+#[test]
+fn a_timeout_is_one_more_loss_and_short_of_persistent_congestion_resets_nothing() {
+    let mut d = after_loss(100);
+    timeout_marking(&mut d, ms(524));
+    // the newest marked packet left after the last cut: one more cut, as any loss
+    let cut = 101_529 * 718 / 1024;
+    assert_eq!((d.cc.cwnd, d.cc.ssthresh), (cut, Some(cut)));
+    assert_eq!(d.cc.state_name(), "CONG_AVOID");
+}
+
 #[test]
 fn persistent_congestion_resets_to_four_packets_and_slow_starts_back() {
     let mut d = after_loss(100);
-    d.rto(MS);
+    timeout_marking(&mut d, ms(527));
+    // the loss lowered ssthresh first; the window restarts below it
+    assert_eq!(d.cc.ssthresh, Some(101_529 * 718 / 1024));
     assert_eq!(
         (d.cc.cwnd(), d.cc.last_max_cwnd, d.cc.state_name()),
         (4, 4 * B, "SLOW_START")
     );
     d.ack(ack(4, RTT + MS));
     assert_eq!(d.cc.cwnd(), 8);
+}
+
+#[test]
+fn a_timeout_marking_nothing_new_changes_nothing() {
+    let mut d = after_loss(100);
+    d.rto(ms(300));
+    assert_eq!(d.cc.cwnd, 101_529);
+}
+
+#[test]
+fn k_is_the_lower_end_of_a_bisection_truncated_and_capped_below_10_000() {
+    // an exact cube ends just below its root
+    assert_eq!((cube_root(8), cube_root(9)), (1, 2));
+    assert_eq!(cube_root(27_000_000_000), 2999);
+    assert_eq!(cube_root(u64::MAX), 9999);
+}
+
+#[test]
+fn the_curves_offset_wraps_in_64_bits_as_cubic_c_computes_it() {
+    let mut cc = CubicQuic::new(Params::default(), init());
+    cc.epoch_start_ms = Some(0);
+    cc.origin = 144_800;
+    cc.cwnd = 30_000_000;
+    // 34 s past K: 410 · 34 000³ · 1448 exceeds 2⁶⁴; ⌊(that mod 2⁶⁴) / 2⁴⁰⌋ = 4 444 932
+    // (unwrapped: 21 222 148), and the window falls to the curve's wrapped value
+    cc.update(60_000_000, 34_000);
+    assert_eq!(cc.cwnd, 144_800 + 4_444_932);
+}
+
+#[test]
+fn the_sender_may_use_at_most_10_mib() {
+    let mut cc = CubicQuic::new(Params::default(), init());
+    cc.cwnd = 20 << 20;
+    assert_eq!(cc.cwnd(), (10u64 << 20).div_ceil(B) as u32);
 }
 
 #[test]

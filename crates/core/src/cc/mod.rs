@@ -102,6 +102,21 @@ pub struct Conn {
     pub app_limited: bool,
 }
 
+/// A retransmission timeout and the packets it marked lost.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timeout {
+    /// False when the RTO repeats within a loss episode already being handled (no new
+    /// ssthresh).
+    pub new_episode: bool,
+    /// Send time of the newest packet marked lost (`None`: none was newly marked).
+    pub newest_lost_sent: Option<Time>,
+    /// Send times of the oldest and newest of two or more packets marked lost with no
+    /// packet between them acknowledged (a span QUIC may call persistent congestion).
+    pub unbroken_loss_span: Option<(Time, Time)>,
+    /// Four times the RTT's mean deviation (Linux `mdev_us`; QUIC's 4·rttvar).
+    pub rtt_deviation4: Duration,
+}
+
 /// What the transport tells the algorithm about each transmitted segment.
 #[derive(Clone, Copy, Debug)]
 pub struct SentPacket {
@@ -205,9 +220,8 @@ pub trait CongestionControl {
     /// Fast recovery starts (Linux `tcp_enter_recovery` calling `ssthresh()`).
     fn on_recovery_start(&mut self, now: Time, conn: &Conn);
 
-    /// Retransmission timeout (Linux `tcp_enter_loss`). `new_episode` is false when
-    /// the RTO repeats within a loss episode already being handled (no new ssthresh).
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool);
+    /// Retransmission timeout (Linux `tcp_enter_loss`), with what it marked lost.
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout);
 
     /// Loss detection marked packets lost (on an ACK, before `on_ack`, or on the reorder
     /// timer): the QUIC stacks' per-loss `on_lost` (`ngx_bbr_on_lost`, `CubicOnLost`).

@@ -74,7 +74,9 @@
 //! |------|-------|------|---------|--------|
 //! | `INFINITE_SSTHRESH` | 0x7fff_ffff | packets | ssthresh before the first congestion signal | `TCP_INFINITE_SSTHRESH`, include/net/tcp.h |
 
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, WindowValidation};
+use super::{
+    CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout, WindowValidation,
+};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
@@ -356,8 +358,8 @@ impl<O: CaOps> CongestionControl for LossBased<O> {
 
     /// `tcp_enter_loss`: new ssthresh only for a new episode, then
     /// cwnd = inflight + 1 and `set_state(Loss)`.
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
-        if new_episode {
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
+        if timeout.new_episode {
             self.window.prior_cwnd = self.window.cwnd;
             self.window.ssthresh = self.ops.ssthresh(&self.window);
         }

@@ -174,7 +174,7 @@ fn rto_sets_cwnd_to_inflight_plus_one_and_ssthresh_only_on_a_new_episode() {
         inflight: 3,
         ..d.conn.clone()
     };
-    d.cc.on_rto(d.now, &conn, false);
+    d.cc.on_rto(d.now, &conn, &Timeout::default());
     assert_eq!(d.cc.cwnd(), 4);
 }
 

@@ -1,6 +1,6 @@
 //! The packet: one TCP segment or ACK on the wire.
 
-use crate::time::Time;
+use crate::time::{Duration, Time};
 
 /// Index of a connection in the simulation (a flow has one or more).
 pub type ConnId = u32;
@@ -63,6 +63,9 @@ pub struct Packet {
     pub rwnd: u64,
     /// ACK: sent by the delayed-ACK timer.
     pub delayed: bool,
+    /// ACK: how long the receiver held it after the newest data packet arrived (QUIC's
+    /// ACK Delay field).
+    pub ack_delay: Duration,
     /// ACK: reports duplicate data (stands in for a D-SACK block).
     pub dsack: bool,
 }
@@ -82,6 +85,7 @@ impl Packet {
             sack_len: 0,
             rwnd: 0,
             delayed: false,
+            ack_delay: Duration::ZERO,
             dsack: false,
         }
     }

@@ -280,6 +280,7 @@ impl TcpReceiver {
         let blocks = &self.recent[..self.recent.len().min(MAX_SACK_BLOCKS)];
         let mut ack = Packet::ack(self.conn, self.rcv_nxt, blocks, self.window(), delayed, now);
         ack.dsack = self.dup_pending;
+        ack.ack_delay = now.saturating_since(self.last_data_at);
         self.dup_pending = false;
         out.push(ack);
         self.rcv_wup = self.rcv_nxt;
@@ -429,6 +430,9 @@ mod tests {
         r.poll_timer();
         r.on_timer(Time::from_millis(41), &mut out);
         assert!(out[1].delayed);
+        // each ACK reports how long it was held after the newest data packet arrived
+        assert_eq!(out[0].ack_delay, Duration::ZERO);
+        assert_eq!(out[1].ack_delay, Duration::from_millis(40));
     }
 
     #[test]

@@ -115,6 +115,11 @@ impl RttEstimator {
         self.min_rtt.map(|(m, _)| m)
     }
 
+    /// Four times the mean deviation (`mdev_us`, before the per-flight maximum).
+    pub fn mean_deviation4(&self) -> Duration {
+        Duration::from_nanos(self.mdev4)
+    }
+
     pub fn latest(&self) -> Option<Duration> {
         self.latest
     }

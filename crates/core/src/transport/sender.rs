@@ -27,11 +27,12 @@
 //! would leave as a partial skb may wait for the next ACK (`tcp_tso_should_defer`).
 //!
 //! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no Nagle (TCP_NODELAY);
-//! no zero-window probes (receivers here always reopen with an update);
-//! a tail-loss probe that repaired a loss (ACK beyond the probe without a
-//! duplicate report) causes the one-shot CWR reduction Linux applies.
+//! no zero-window probes (receivers here always reopen with an update). A tail-loss probe
+//! that repaired a loss (an ACK beyond the probe's end, with no DSACK or pure duplicate ACK
+//! before it) causes the one-shot CWR reduction Linux applies; a window update does not count
+//! as news there (`FLAG_WIN_UPDATE`), as ACKs here carry no data and rarely move the window.
 
-use super::pacer::budget::window_rate;
+use super::pacer::socket_rate::{socket_pacing_rate, Window};
 use super::pacer::{Pacer, PacerKind};
 use super::rack::{Detection, Rack};
 use super::rate_sample::{RateSample, RateState, SamplerKind};
@@ -41,7 +42,8 @@ use super::send_buffer::SendBuffer;
 use super::tso;
 use super::Outbox;
 use crate::cc::{
-    CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, WindowValidation,
+    CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, Timeout,
+    WindowValidation,
 };
 use crate::engine::{Alarm, Rng};
 use crate::net::packet::{ConnId, Kind, Packet};
@@ -283,6 +285,7 @@ impl TcpSender {
                     let sample = now - *sent_at;
                     self.rtt.on_sample(sample, 0, 0);
                     self.rtt.update_min(now, sample, false);
+                    self.pacer.on_rtt_sample(now, *sent_at, Duration::ZERO);
                 }
                 self.syn_deadline = None;
                 self.phase = Phase::Established;
@@ -339,6 +342,7 @@ impl TcpSender {
                 });
             }
         }
+        let newly_sacked = delivered_now > 0;
         let advanced = pkt.seq > self.snd_una;
         let (mut first_ackt, mut last_ackt, mut retrans_acked) =
             (None::<Time>, None::<Time>, false);
@@ -385,7 +389,7 @@ impl TcpSender {
         if det.reorder_deadline.is_some() {
             self.reo_deadline = det.reorder_deadline;
         }
-        let tlp_cwr = self.check_tlp_ack(pkt);
+        let tlp_cwr = self.check_tlp_ack(pkt, advanced, newly_sacked);
         self.update_ca_state(now, advanced);
 
         self.rate.generate(
@@ -444,21 +448,37 @@ impl TcpSender {
         if let Some(ca) = ca_rtt {
             self.rtt.update_min(now, ca, pkt.delayed);
         }
+        if let Some(sent) = newest_sent {
+            self.pacer.on_rtt_sample(now, sent, pkt.ack_delay);
+        }
         if let Some(m) = seq_rtt {
             self.rtt.on_sample(m, self.snd_una, self.snd_nxt);
         }
     }
 
-    /// `tcp_process_tlp_ack`; returns true when the probe repaired a loss.
-    fn check_tlp_ack(&mut self, pkt: &Packet) -> bool {
+    /// `tcp_process_tlp_ack`; returns true when the probe repaired a loss. An ACK of exactly
+    /// the probe's end that advances or SACKs leaves the episode open: only an ACK beyond it
+    /// tells a repaired loss (CWR) from a probe whose original also arrived (DSACK, or a pure
+    /// duplicate ACK).
+    fn check_tlp_ack(&mut self, pkt: &Packet, advanced: bool, newly_sacked: bool) -> bool {
         let Some(high) = self.tlp_high_seq else {
             return false;
         };
         if pkt.seq < high {
             return false;
         }
-        self.tlp_high_seq = None;
-        self.tlp_was_retrans && !pkt.dsack && pkt.seq > high && self.ca_state < CaState::Recovery
+        if !self.tlp_was_retrans || pkt.dsack {
+            self.tlp_high_seq = None;
+            return false;
+        }
+        if pkt.seq > high {
+            self.tlp_high_seq = None;
+            return self.ca_state < CaState::Recovery;
+        }
+        if !advanced && !newly_sacked {
+            self.tlp_high_seq = None;
+        }
+        false
     }
 
     /// Linux `tcp_fastretrans_alert`, reduced to what RACK-based SACK TCP does.
@@ -472,6 +492,7 @@ impl TcpSender {
                 self.ca_state = CaState::Recovery;
                 self.stats.recovery_events += 1;
                 self.tlp_deadline = None;
+                self.tlp_high_seq = None; // tcp_init_cwnd_reduction
                 let conn = conn_view(self, now, advanced);
                 self.cc.as_mut().unwrap().on_recovery_start(now, &conn);
             } else {
@@ -493,6 +514,8 @@ impl TcpSender {
         self.pace_deadline = None;
         let mut cwnd_limited = false;
         let sent_before = self.stats.segments_sent;
+        // tcp_write_xmit runs only with unsent data queued (tcp_push_pending_frames)
+        let (had_unsent, snd_nxt_before) = (self.write_seq > self.snd_nxt, self.snd_nxt);
         let rate = self.pacing_rate();
         self.pacer.on_output(now, rate);
         // segments the current skb may still carry; the pacer is asked once per skb, and
@@ -542,7 +565,12 @@ impl TcpSender {
             skb_left -= 1;
             continues_skb = true;
         }
-        self.validate_cwnd(now, cwnd_limited);
+        // tcp_write_xmit: a window left full counts as cwnd-limited, and only sending new
+        // data or being cwnd-limited updates the window's validation
+        cwnd_limited |= self.sb.inflight() >= self.cc.as_ref().unwrap().cwnd();
+        if had_unsent && (self.snd_nxt > snd_nxt_before || cwnd_limited) {
+            self.validate_cwnd(now, cwnd_limited);
+        }
         if (head_resent && self.reo_deadline.is_none())
             || (self.sb.packets_out > 0 && self.rto_deadline.is_none())
         {
@@ -688,14 +716,18 @@ impl TcpSender {
         )
     }
 
-    /// `tcp_cwnd_validate` (+ RFC 2861 decay for classic algorithms).
+    /// `tcp_cwnd_validate` (+ RFC 2861 decay for classic algorithms). Keeps the strongest
+    /// sign of use for the current window (Linux 5.19+): a cwnd-limited send restarts the
+    /// window as limited; otherwise a new window, or (while not limited) a new maximum of
+    /// packets out, restarts it with that maximum.
     fn validate_cwnd(&mut self, now: Time, cwnd_limited: bool) {
-        if self.snd_una >= self.cwnd_usage_seq || (cwnd_limited && !self.is_cwnd_limited) {
+        if self.snd_una >= self.cwnd_usage_seq
+            || cwnd_limited
+            || (!self.is_cwnd_limited && self.sb.packets_out > self.max_packets_out)
+        {
             self.is_cwnd_limited = cwnd_limited;
             self.max_packets_out = self.sb.packets_out;
             self.cwnd_usage_seq = self.snd_nxt;
-        } else {
-            self.max_packets_out = self.max_packets_out.max(self.sb.packets_out);
         }
         if self.tcp_is_cwnd_limited() {
             self.cwnd_used = 0;
@@ -730,27 +762,31 @@ impl TcpSender {
             .or_else(|| self.pacer.window_rate(|| self.window()))
     }
 
-    /// The window in bytes, the smoothed RTT, and whether in slow start.
-    fn window(&self) -> Option<(u64, Duration, bool)> {
+    /// The window in bytes, and whether in slow start.
+    fn window(&self) -> Option<(u64, bool)> {
         let cc = self.cc.as_ref()?;
         Some((
             cc.cwnd() as u64 * self.cfg.mss as u64,
-            self.rtt.srtt()?,
             in_slow_start(cc.as_ref()),
         ))
     }
 
-    /// Linux's `sk_pacing_rate`, which sizes TSO skbs even for an unpaced sender: the
-    /// algorithm's rate, or what `tcp_update_pacing_rate` derives from the window (the same
-    /// 2× / 1.2× of cwnd/srtt as the nginx-quic pacer's). 0 before there is either.
+    /// Linux's `sk_pacing_rate`, which sizes TSO skbs and the send buffer's charge even for
+    /// an unpaced sender: the rate the sender paces at, or what `tcp_update_pacing_rate`
+    /// derives from the window. 0 before there is either.
     fn sk_pacing_bps(&self) -> u64 {
         let Some(cc) = self.cc.as_ref() else {
             return 0;
         };
-        cc.pacing_rate()
+        self.pacing_rate()
             .or_else(|| {
-                let (bytes, srtt, slow_start) = self.window()?;
-                Some(window_rate(bytes, srtt, slow_start))
+                let window = Window {
+                    mss: self.cfg.mss,
+                    cwnd: cc.cwnd(),
+                    packets_out: self.sb.packets_out,
+                    ssthresh: cc.metrics().ssthresh_pkts,
+                };
+                socket_pacing_rate(window, self.rtt.srtt())
             })
             .map_or(0, Rate::bps)
     }
@@ -911,7 +947,10 @@ impl TcpSender {
                 && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64)
                     <= self.snd_wnd_end;
             if has_new {
+                // tcp_write_xmit(push_one = 2), which validates the window as any send does
                 self.send_new(now, false, out);
+                let cwnd_limited = self.sb.inflight() >= self.cc.as_ref().unwrap().cwnd();
+                self.validate_cwnd(now, cwnd_limited);
                 self.tlp_was_retrans = false;
             } else if let Some(idx) = self.sb.last_index() {
                 let seg = self.sb.get(idx).unwrap();
@@ -940,14 +979,30 @@ impl TcpSender {
         let rack_rtt = self.rack.rtt();
         let mut newly_lost = 0;
         let head = self.sb.indices().start;
+        // the marked packets' send times: oldest, newest, and whether an acknowledged
+        // (SACKed) packet lies between two of them
+        let (mut oldest, mut newest, mut broken, mut sacked_since) = (None, None, false, false);
         for idx in self.sb.indices() {
             let seg = self.sb.get(idx).unwrap();
-            let old_enough = idx == head || now.saturating_since(seg.sent_at) >= rack_rtt;
+            let (sent_at, sacked) = (seg.sent_at, seg.sacked);
+            let old_enough = idx == head || now.saturating_since(sent_at) >= rack_rtt;
             if old_enough && self.sb.mark_lost(idx) {
                 newly_lost += 1;
+                oldest.get_or_insert(sent_at);
+                newest = newest.max(Some(sent_at));
+                broken |= sacked_since;
+                sacked_since = false;
+            } else if sacked && oldest.is_some() {
+                sacked_since = true;
             }
         }
         self.rate.lost += newly_lost;
+        let timeout = Timeout {
+            new_episode,
+            newest_lost_sent: newest,
+            unbroken_loss_span: oldest.zip(newest).filter(|_| newly_lost >= 2 && !broken),
+            rtt_deviation4: self.rtt.mean_deviation4(),
+        };
         self.ca_state = CaState::Loss;
         self.high_seq = self.snd_nxt;
         self.tlp_high_seq = None;
@@ -955,7 +1010,7 @@ impl TcpSender {
         self.reo_deadline = None;
         self.stats.rto_events += 1;
         let conn = conn_view(self, now, false);
-        self.cc.as_mut().unwrap().on_rto(now, &conn, new_episode);
+        self.cc.as_mut().unwrap().on_rto(now, &conn, &timeout);
         self.backoff += 1;
         self.rto_deadline = Some(now + self.rto_with_backoff());
         self.try_send(now, out);

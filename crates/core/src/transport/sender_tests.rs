@@ -194,3 +194,79 @@ fn resending_the_head_restarts_the_rto_unless_the_reorder_timer_holds_it() {
         );
     }
 }
+
+#[test]
+fn a_cwnd_limited_send_restarts_the_usage_window_even_when_already_limited() {
+    // mid slow start, the window full
+    let now = Time::from_millis(95);
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    assert!(tx.is_cwnd_limited);
+    // the limited window began long ago: a new limited send carries it to snd_nxt
+    tx.cwnd_usage_seq = tx.snd_una;
+    tx.validate_cwnd(now, true);
+    assert_eq!(tx.cwnd_usage_seq, tx.snd_nxt);
+    assert!(tx.is_cwnd_limited);
+    // not limited: while limited, more packets out than the window's maximum change nothing
+    tx.max_packets_out = 0;
+    tx.validate_cwnd(now, false);
+    assert!(tx.is_cwnd_limited);
+    assert_eq!(tx.max_packets_out, 0);
+    // a window passed without a limited send: the flag clears
+    tx.cwnd_usage_seq = tx.snd_una;
+    tx.validate_cwnd(now, false);
+    assert!(!tx.is_cwnd_limited);
+    assert_eq!(tx.max_packets_out, tx.sb.packets_out);
+}
+
+#[test]
+fn a_send_attempt_with_nothing_unsent_leaves_the_windows_validation_alone() {
+    // 5 segments, all sent (handshake 20 ms, data at 20 ms), none acknowledged at 30 ms
+    let now = Time::from_millis(30);
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, 5 * 1448, now);
+    assert_eq!(tx.sb.packets_out, 5);
+    // validation state of an earlier, limited window whose end snd_una has passed
+    tx.is_cwnd_limited = true;
+    tx.cwnd_usage_seq = 0;
+    let mut out = Outbox::default();
+    tx.try_send(now, &mut out);
+    assert!(out.packets.is_empty());
+    // tcp_write_xmit does not run without a send head, so nothing revalidates the window
+    assert!(tx.is_cwnd_limited);
+}
+
+#[test]
+fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
+    let now = Time::from_millis(95);
+    let ack = |seq, dsack| {
+        let mut p = Packet::ack(0, seq, &[], 1 << 30, false, now);
+        p.dsack = dsack;
+        p
+    };
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    let high = tx.snd_una + 10 * MSS as u64;
+    let probe = |tx: &mut TcpSender| {
+        tx.tlp_high_seq = Some(high);
+        tx.tlp_was_retrans = true;
+    };
+    // below the probe's end: the episode goes on
+    probe(&mut tx);
+    assert!(!tx.check_tlp_ack(&ack(high - 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, Some(high));
+    // exactly its end, advancing: not yet known whether the original was lost
+    assert!(!tx.check_tlp_ack(&ack(high, false), true, false));
+    assert_eq!(tx.tlp_high_seq, Some(high));
+    // beyond: the probe repaired a loss
+    assert!(tx.check_tlp_ack(&ack(high + 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, None);
+    // exactly its end, a pure duplicate ACK or a DSACK: both copies arrived
+    for (advanced, dsack) in [(false, false), (true, true)] {
+        probe(&mut tx);
+        assert!(!tx.check_tlp_ack(&ack(high, dsack), advanced, false));
+        assert_eq!(tx.tlp_high_seq, None, "advanced {advanced}, dsack {dsack}");
+    }
+    // a probe of new data repaired nothing
+    probe(&mut tx);
+    tx.tlp_was_retrans = false;
+    assert!(!tx.check_tlp_ack(&ack(high + 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, None);
+}

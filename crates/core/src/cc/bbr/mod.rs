@@ -229,7 +229,7 @@ pub use percentile::{PercentileFilter, PercentileHistory};
 pub(crate) use probe_rtt::{HoldStep, ProbeRttHold};
 pub(crate) use startup::FullBw;
 
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
+use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -447,9 +447,9 @@ impl CongestionControl for Bbr {
     }
 
     /// `tcp_enter_loss`; the artifact's epoch ends as at persistent congestion.
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.start_clock(now);
-        self.enter_loss(conn, new_episode);
+        self.enter_loss(conn, timeout.new_episode);
         self.epoch.cancel();
     }
 

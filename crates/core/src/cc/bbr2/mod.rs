@@ -267,7 +267,7 @@ pub use bounds::CycleMaxBwFilter;
 pub use params::{Bbr2QuicTable, Bbr3Table, Params};
 
 use super::bbr::{AckAggregation, BwFilter, FullBw, ProbeRttHold};
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
+use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
@@ -594,10 +594,10 @@ impl CongestionControl for Bbr2 {
         self.save_cwnd();
     }
 
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.start_clock(now);
         self.note_marked_losses(conn);
-        self.enter_loss(conn, new_episode);
+        self.enter_loss(conn, timeout.new_episode);
     }
 
     fn on_packet_sent(&mut self, now: Time, _conn: &Conn, _sent: &SentPacket) {

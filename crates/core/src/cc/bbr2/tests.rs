@@ -79,8 +79,8 @@ impl CongestionControl for Shim {
     fn on_recovery_start(&mut self, now: Time, conn: &Conn) {
         self.cc.on_recovery_start(now, conn);
     }
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
-        self.cc.on_rto(now, conn, new_episode);
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
+        self.cc.on_rto(now, conn, timeout);
     }
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.cc.on_tx_start(now, conn);
@@ -384,7 +384,11 @@ fn v3_seeds_inflight_lo_on_rto_with_the_larger_of_cwnd_and_prior_cwnd() {
             ca_state: CaState::Loss,
             ..d.conn.clone()
         };
-        d.cc.on_rto(d.now, &conn, true);
+        let timeout = Timeout {
+            new_episode: true,
+            ..Timeout::default()
+        };
+        d.cc.on_rto(d.now, &conn, &timeout);
         assert_eq!(d.cc.cwnd(), 41);
         assert_eq!(d.cc.b.inflight_lo, Some(lo));
     }

@@ -119,7 +119,7 @@ mod gain;
 mod tests;
 
 use super::bbr::{Bbr, Params as BbrParams, State};
-use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket};
+use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
 use crate::units::Rate;
@@ -437,8 +437,8 @@ impl CongestionControl for Obbr {
         self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
-    fn on_rto(&mut self, now: Time, conn: &Conn, new_episode: bool) {
-        self.bbr.on_rto(now, conn, new_episode);
+    fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
+        self.bbr.on_rto(now, conn, timeout);
         self.sync_mode();
         self.gain.last_loss = Some(now);
     }

@@ -23,7 +23,7 @@
 //! (CUBIC, Reno) is paced as the artifact paces its CUBIC (`ngx_pacing_rate_calc`):
 //!
 //! ```text
-//!   window_rate = cwnd_bytes · 1000 / srtt_ms  · (2 in slow start, cwnd < ssthresh; else 1.2)
+//!   window_rate = cwnd_bytes · 1000 / avg_rtt  · (2 in slow start, cwnd < ssthresh; else 1.2)
 //! ```
 //!
 //! # Constants
@@ -36,6 +36,7 @@
 //! | `SLOW_START_RATIO` | 2 | — | window-rate multiplier in slow start | `ngx_pacing_rate_calc` |
 //! | `AVOIDANCE_RATIO` | 1.2 | — | window-rate multiplier after slow start | `ngx_pacing_rate_calc` |
 
+use super::avg_rtt::AvgRtt;
 use crate::time::{Duration, Time};
 use crate::units::Rate;
 
@@ -56,6 +57,8 @@ pub struct Budget {
     last_ms: Option<u64>,
     /// The shortfall a blocked send was waiting for (`pending_budget`).
     pending: u64,
+    /// The connection's `avg_rtt`, which window-based algorithms are paced over.
+    avg_rtt: AvgRtt,
 }
 
 fn ms(now: Time) -> u64 {
@@ -66,10 +69,10 @@ fn bytes_per_s(rate: Option<Rate>) -> Option<u64> {
     rate.map(|r| r.bps() / 8).filter(|&r| r > 0)
 }
 
-/// `ngx_pacing_rate_calc` for a window-based algorithm: the window per smoothed RTT
-/// (whole ms, as nginx's `avg_rtt`), doubled in slow start and × 1.2 after.
-pub fn window_rate(cwnd_bytes: u64, srtt: Duration, slow_start: bool) -> Rate {
-    let srtt_ms = (srtt.as_nanos() / NS_PER_MS).max(1);
+/// `ngx_pacing_rate_calc` for a window-based algorithm: the window per `avg_rtt` (whole ms,
+/// [`super::avg_rtt`]), doubled in slow start and × 1.2 after.
+pub fn window_rate(cwnd_bytes: u64, avg_rtt: Duration, slow_start: bool) -> Rate {
+    let srtt_ms = (avg_rtt.as_nanos() / NS_PER_MS).max(1);
     let base = (cwnd_bytes * 1000 / srtt_ms) as f64;
     let ratio = if slow_start {
         SLOW_START_RATIO
@@ -87,7 +90,16 @@ impl Budget {
             budget: MAX_BURST_PACKETS * mss,
             last_ms: None,
             pending: 0,
+            avg_rtt: AvgRtt::default(),
         }
+    }
+
+    pub fn on_rtt_sample(&mut self, now: Time, sent: Time, ack_delay: Duration) {
+        self.avg_rtt.on_sample(now, sent, ack_delay);
+    }
+
+    pub fn avg_rtt(&self) -> Option<Duration> {
+        self.avg_rtt.avg()
     }
 
     fn max_burst(&self, rate: u64) -> u64 {

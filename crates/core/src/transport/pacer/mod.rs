@@ -5,13 +5,17 @@
 //! * `nginx-quic` ([`budget`]): the ATC'23 testbed's QUIC pacer, a byte budget
 //!   on a millisecond clock that lets bursts of a few ms of data out at once;
 //!   it also paces window-based algorithms, which Linux (without `fq`) does not.
+//! * [`socket_rate`]: the rate Linux derives from a window-based algorithm's cwnd
+//!   (`sk_pacing_rate`), which sizes TSO skbs though nothing paces at it.
 //!
 //! The sender calls [`Pacer::on_output`] at the start of each send
 //! opportunity, asks [`Pacer::allows`] before each packet, [`Pacer::retry_at`]
 //! when held, and reports each packet with [`Pacer::on_send`].
 
+pub mod avg_rtt;
 pub mod budget;
 pub mod edt;
+pub mod socket_rate;
 
 use crate::time::{Duration, Time};
 use crate::units::Rate;
@@ -41,18 +45,23 @@ impl Pacer {
     }
 
     /// The rate to pace an algorithm at that has none of its own (window-based): none for
-    /// Linux; for nginx-quic, from `window()` = (window in bytes, smoothed RTT, in slow
-    /// start), which is only asked for then.
-    pub fn window_rate(
-        &self,
-        window: impl FnOnce() -> Option<(u64, Duration, bool)>,
-    ) -> Option<Rate> {
+    /// Linux; for nginx-quic, from `window()` = (window in bytes, in slow start), which is
+    /// only asked for then, over the pacer's `avg_rtt`.
+    pub fn window_rate(&self, window: impl FnOnce() -> Option<(u64, bool)>) -> Option<Rate> {
         match self {
             Pacer::Edt(_) => None,
-            Pacer::Budget(_) => {
-                let (cwnd_bytes, srtt, slow_start) = window()?;
-                Some(budget::window_rate(cwnd_bytes, srtt, slow_start))
+            Pacer::Budget(b) => {
+                let (cwnd_bytes, slow_start) = window()?;
+                Some(budget::window_rate(cwnd_bytes, b.avg_rtt()?, slow_start))
             }
+        }
+    }
+
+    /// An ACK newly acknowledged a packet sent at `sent`, held `ack_delay` by the peer (the
+    /// nginx-quic pacer's `avg_rtt`).
+    pub fn on_rtt_sample(&mut self, now: Time, sent: Time, ack_delay: Duration) {
+        if let Pacer::Budget(b) = self {
+            b.on_rtt_sample(now, sent, ack_delay);
         }
     }
 
