@@ -91,6 +91,10 @@ impl Duration {
     pub fn as_micros(self) -> u64 {
         self.0 / 1_000
     }
+    /// Whole milliseconds, floored.
+    pub const fn as_millis(self) -> u64 {
+        self.0 / 1_000_000
+    }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / NANOS_PER_SEC as f64
     }

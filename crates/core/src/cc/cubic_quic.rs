@@ -118,10 +118,6 @@ fn cube_root(n: u64) -> u64 {
     lo as u64
 }
 
-fn whole_ms(d: Duration) -> u64 {
-    d.as_nanos() / 1_000_000
-}
-
 /// The artifact CUBIC's tunables; `Default` is `cubic.c`.
 #[derive(Clone, Debug, PartialEq, Deserialize, serde::Serialize)]
 #[serde(default, deny_unknown_fields)]
@@ -300,10 +296,10 @@ impl CongestionControl for CubicQuic {
         let Some((oldest, newest)) = timeout.unbroken_loss_span else {
             return;
         };
-        let srtt_ms = conn.srtt.map_or(0, whole_ms);
-        let deviation_ms = whole_ms(timeout.rtt_deviation4).max(GRANULARITY_MS);
+        let srtt_ms = conn.srtt.map_or(0, Duration::as_millis);
+        let deviation_ms = timeout.rtt_deviation4.as_millis().max(GRANULARITY_MS);
         let persistent_ms = PERSISTENT_CONGESTION_FACTOR
-            * (srtt_ms + deviation_ms + whole_ms(QUICHE_MAX_ACK_DELAY));
+            * (srtt_ms + deviation_ms + QUICHE_MAX_ACK_DELAY.as_millis());
         if newest.as_millis() - oldest.as_millis() > persistent_ms {
             let min = MIN_WINDOW_PKTS * self.mss;
             self.epoch_start_ms = None;

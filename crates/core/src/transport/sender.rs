@@ -538,8 +538,7 @@ impl TcpSender {
                 }
             }
             if inflight >= cwnd {
-                cwnd_limited = true;
-                break;
+                break; // cwnd-limited: the window is full, as checked after the loop
             }
             if skb_left == 0 {
                 if !self.pacer.allows(now, rate) {
@@ -567,7 +566,7 @@ impl TcpSender {
         }
         // tcp_write_xmit: a window left full counts as cwnd-limited, and only sending new
         // data or being cwnd-limited updates the window's validation
-        cwnd_limited |= self.sb.inflight() >= self.cc.as_ref().unwrap().cwnd();
+        cwnd_limited |= self.window_full();
         if had_unsent && (self.snd_nxt > snd_nxt_before || cwnd_limited) {
             self.validate_cwnd(now, cwnd_limited);
         }
@@ -791,6 +790,11 @@ impl TcpSender {
             .map_or(0, Rate::bps)
     }
 
+    /// Packets in flight fill the congestion window.
+    fn window_full(&self) -> bool {
+        self.sb.inflight() >= self.cc.as_ref().unwrap().cwnd()
+    }
+
     /// Linux `tcp_is_cwnd_limited`.
     fn tcp_is_cwnd_limited(&self) -> bool {
         if self.is_cwnd_limited {
@@ -949,8 +953,7 @@ impl TcpSender {
             if has_new {
                 // tcp_write_xmit(push_one = 2), which validates the window as any send does
                 self.send_new(now, false, out);
-                let cwnd_limited = self.sb.inflight() >= self.cc.as_ref().unwrap().cwnd();
-                self.validate_cwnd(now, cwnd_limited);
+                self.validate_cwnd(now, self.window_full());
                 self.tlp_was_retrans = false;
             } else if let Some(idx) = self.sb.last_index() {
                 let seg = self.sb.get(idx).unwrap();

@@ -44,9 +44,8 @@ impl AvgRtt {
             return;
         };
         let min = min.min(latest);
-        let units = (ack_delay.as_nanos() / 1000) >> ACK_DELAY_EXPONENT;
-        let delay =
-            ((units << ACK_DELAY_EXPONENT) / 1000).min(QUICHE_MAX_ACK_DELAY.as_nanos() / 1_000_000);
+        let units = ack_delay.as_micros() >> ACK_DELAY_EXPONENT;
+        let delay = ((units << ACK_DELAY_EXPONENT) / 1000).min(QUICHE_MAX_ACK_DELAY.as_millis());
         let adjusted = if min + delay < latest {
             latest - delay
         } else {

@@ -46,8 +46,6 @@ pub const MAX_BURST_PACKETS: u64 = 10; // ngx_pacing.c NGX_MAX_BURST_NUM (× NGX
 pub const SLOW_START_RATIO: f64 = 2.0; // ngx_pacing.c ngx_pacing_rate_calc, CubicInSlowStart
 pub const AVOIDANCE_RATIO: f64 = 1.2; // ngx_pacing.c ngx_pacing_rate_calc
 
-const NS_PER_MS: u64 = 1_000_000;
-
 #[derive(Clone, Debug)]
 pub struct Budget {
     mss: u64,
@@ -61,10 +59,6 @@ pub struct Budget {
     avg_rtt: AvgRtt,
 }
 
-fn ms(now: Time) -> u64 {
-    now.as_nanos() / NS_PER_MS
-}
-
 fn bytes_per_s(rate: Option<Rate>) -> Option<u64> {
     rate.map(|r| r.bps() / 8).filter(|&r| r > 0)
 }
@@ -72,7 +66,7 @@ fn bytes_per_s(rate: Option<Rate>) -> Option<u64> {
 /// `ngx_pacing_rate_calc` for a window-based algorithm: the window per `avg_rtt` (whole ms,
 /// [`super::avg_rtt`]), doubled in slow start and × 1.2 after.
 pub fn window_rate(cwnd_bytes: u64, avg_rtt: Duration, slow_start: bool) -> Rate {
-    let srtt_ms = (avg_rtt.as_nanos() / NS_PER_MS).max(1);
+    let srtt_ms = avg_rtt.as_millis().max(1);
     let base = (cwnd_bytes * 1000 / srtt_ms) as f64;
     let ratio = if slow_start {
         SLOW_START_RATIO
@@ -121,7 +115,7 @@ impl Budget {
         let Some(rate) = bytes_per_s(rate) else {
             return;
         };
-        let now_ms = ms(now);
+        let now_ms = now.as_millis();
         self.budget = self.accrue(now_ms, rate).max(self.budget + self.pending);
         self.pending = 0;
         self.last_ms = Some(now_ms);
@@ -139,7 +133,7 @@ impl Budget {
         let short = self.mss.saturating_sub(self.budget);
         let delay = (short * 1000 / rate).max(PACING_DELAY_MS);
         self.pending = short;
-        Time::from_nanos((ms(now) + delay) * NS_PER_MS)
+        Time::from_millis(now.as_millis() + delay)
     }
 
     /// `ngx_pacing_on_packet_sent`.
@@ -147,7 +141,7 @@ impl Budget {
         let Some(rate) = bytes_per_s(rate) else {
             return;
         };
-        let now_ms = ms(now);
+        let now_ms = now.as_millis();
         self.budget = self.accrue(now_ms, rate).saturating_sub(payload as u64);
         self.last_ms = Some(now_ms);
     }
@@ -155,7 +149,7 @@ impl Budget {
     /// Nothing left to send with room in cwnd (`ngx_pacing_on_app_limit`).
     pub fn on_app_limited(&mut self, now: Time) {
         self.budget = MAX_BURST_PACKETS * self.mss;
-        self.last_ms = Some(ms(now));
+        self.last_ms = Some(now.as_millis());
     }
 }
 
@@ -165,10 +159,6 @@ mod tests {
 
     const MSS: u32 = 1252;
 
-    fn at_ms(t: u64) -> Time {
-        Time::from_nanos(t * NS_PER_MS)
-    }
-
     /// 100 Mb/s = 12 500 000 B/s = 12 500 B per ms; max burst = 6 ms = 75 000 B.
     fn rate() -> Option<Rate> {
         Some(Rate::from_mbps(100))
@@ -177,12 +167,12 @@ mod tests {
     #[test]
     fn first_output_grants_the_full_burst_of_six_milliseconds() {
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(5), rate());
+        p.on_output(Time::from_millis(5), rate());
         assert_eq!(p.budget, 75_000);
         // 59 packets fit (59 × 1252 = 73 868), the 60th does not.
         for _ in 0..59 {
             assert!(p.allows(rate()));
-            p.on_send(at_ms(5), MSS, rate());
+            p.on_send(Time::from_millis(5), MSS, rate());
         }
         assert_eq!(p.budget, 75_000 - 59 * 1252);
         assert!(!p.allows(rate()));
@@ -191,7 +181,7 @@ mod tests {
     #[test]
     fn budget_accrues_per_whole_millisecond_only() {
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(0), rate());
+        p.on_output(Time::from_millis(0), rate());
         p.budget = 0;
         // 0.9 ms later the cached clock has not ticked: nothing accrued.
         p.on_output(Time::from_nanos(900_000), rate());
@@ -204,14 +194,17 @@ mod tests {
     #[test]
     fn a_blocked_send_waits_at_least_three_ms_and_is_then_granted_its_shortfall() {
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(10), rate());
+        p.on_output(Time::from_millis(10), rate());
         p.budget = 200;
         assert!(!p.allows(rate()));
         // Shortfall 1052 B at 12 500 B/ms is < 1 ms: the floor of 3 ms applies.
-        assert_eq!(p.retry_at(Time::from_nanos(10_400_000), rate()), at_ms(13));
+        assert_eq!(
+            p.retry_at(Time::from_nanos(10_400_000), rate()),
+            Time::from_millis(13)
+        );
         assert_eq!(p.pending, 1052);
         // A retry within the same ms still gets the shortfall (budget + pending).
-        p.on_output(at_ms(10), rate());
+        p.on_output(Time::from_millis(10), rate());
         assert_eq!(p.budget, 1252);
         assert!(p.allows(rate()));
     }
@@ -221,27 +214,30 @@ mod tests {
         // 1 Mb/s = 125 000 B/s: a whole packet takes 10.016 ms → 10 ms (integer ms).
         let slow = Some(Rate::from_mbps(1));
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(0), slow);
+        p.on_output(Time::from_millis(0), slow);
         p.budget = 0;
-        assert_eq!(p.retry_at(at_ms(0), slow), at_ms(10));
+        assert_eq!(
+            p.retry_at(Time::from_millis(0), slow),
+            Time::from_millis(10)
+        );
     }
 
     #[test]
     fn the_cap_is_ten_packets_at_low_rates() {
         let slow = Some(Rate::from_mbps(1));
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(1000), slow);
+        p.on_output(Time::from_millis(1000), slow);
         assert_eq!(p.budget, 10 * 1252);
     }
 
     #[test]
     fn an_app_limited_pause_resets_the_budget_to_ten_packets() {
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(0), rate());
-        p.on_app_limited(at_ms(1));
+        p.on_output(Time::from_millis(0), rate());
+        p.on_app_limited(Time::from_millis(1));
         assert_eq!(p.budget, 12_520);
         // The pause earns budget again from its stamp, capped at 6 ms.
-        p.on_output(at_ms(100), rate());
+        p.on_output(Time::from_millis(100), rate());
         assert_eq!(p.budget, 75_000);
     }
 
@@ -263,8 +259,8 @@ mod tests {
     #[test]
     fn an_unpaced_sender_is_never_held() {
         let mut p = Budget::new(MSS);
-        p.on_output(at_ms(0), None);
-        p.on_send(at_ms(0), MSS, None);
+        p.on_output(Time::from_millis(0), None);
+        p.on_send(Time::from_millis(0), MSS, None);
         assert!(p.allows(None));
         assert_eq!(p.budget, 10 * 1252);
     }
