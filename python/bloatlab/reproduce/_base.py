@@ -1,6 +1,7 @@
 """What a paper module declares, and what a reproduction produces.
 
-A paper module (`bloatlab/reproduce/<name>.py`) defines `PAPER`, a `Paper`:
+A paper module (`bloatlab/reproduce/<name>.py`, or a package with a module per figure) defines
+`PAPER`, a `Paper`:
 
 * `experiments(mode)`: the paper's experiments as sweeps (`mode` is `"quick"` or `"full"`);
 * `analyse(results, mode)`: from the sweeps' results (`SweepResults` by experiment name), the
@@ -16,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import numpy as np
 
@@ -80,6 +81,27 @@ def analyse_all(
         claims.extend(found.claims)
         figures.extend(found.figures)
     return Findings(claims, figures)
+
+
+class FigurePart(Protocol):
+    """A module of a paper package that reproduces one figure or table."""
+
+    def experiments(self, mode: Mode) -> list[Experiment]: ...
+
+    def analyse(self, results: Mapping[str, SweepResults], mode: Mode) -> Findings: ...
+
+
+@dataclass(frozen=True)
+class ByFigure:
+    """A paper's experiments and analysis, gathered from its figures' modules in order."""
+
+    parts: Sequence[FigurePart]
+
+    def experiments(self, mode: Mode) -> list[Experiment]:
+        return [e for part in self.parts for e in part.experiments(mode)]
+
+    def analyse(self, results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+        return analyse_all((part.analyse for part in self.parts), results, mode)
 
 
 @dataclass(frozen=True)

@@ -61,29 +61,18 @@ only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT saves).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ...sweep.table import SweepResults
-from .._base import Experiment, Findings, Mode, Paper, analyse_all
+from .._base import ByFigure, Paper
 from . import fig3, fig7, fig8, fig9, fig12
 
-FIGURES = (fig3, fig7, fig8, fig9, fig12)
-
-
-def experiments(mode: Mode) -> list[Experiment]:
-    return [e for figure in FIGURES for e in figure.experiments(mode)]
-
-
-def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    return analyse_all((figure.analyse for figure in FIGURES), results, mode)
+FIGURES = ByFigure((fig3, fig7, fig8, fig9, fig12))
 
 
 PAPER = Paper(
     name="atc23",
     title="ATC'23: oBBR — Optimize Retransmissions of BBR Flows on the Internet",
     citation="P. Bi, M. Xiao, D. Yu, G. Zhang, J. Tong, J. Liu, Y. Li. USENIX ATC 2023",
-    experiments=experiments,
-    analyse=analyse,
+    experiments=FIGURES.experiments,
+    analyse=FIGURES.analyse,
     modes={
         "quick": "Fig. 3: 13 (g, R) sets, 420 s; Fig. 7: 9 algorithms × R 0.25 × 0/1/2 % loss × "
         "2 settings and R 0.2/0.4/0.6, 1 GB or 300 s; Fig. 8: 1–5 flows × 8 algorithms, 250 MB "

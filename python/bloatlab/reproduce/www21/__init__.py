@@ -30,24 +30,13 @@ the claims).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from ...sweep.table import SweepResults
-from .._base import Experiment, Findings, Mode, Paper, analyse_all
+from .._base import ByFigure, Paper
 from . import fig4_5, fig7, fig8_9, fig16, table1, table2, table3
 from ._common import LADDER_MBPS, media_rate_mbps, scenario
 
-__all__ = ["LADDER_MBPS", "PAPER", "analyse", "experiments", "media_rate_mbps", "scenario"]
+__all__ = ["FIGURES", "LADDER_MBPS", "PAPER", "media_rate_mbps", "scenario"]
 
-FIGURES = (fig4_5, table2, table1, fig8_9, table3, fig7, fig16)
-
-
-def experiments(mode: Mode) -> list[Experiment]:
-    return [e for figure in FIGURES for e in figure.experiments(mode)]
-
-
-def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    return analyse_all((figure.analyse for figure in FIGURES), results, mode)
+FIGURES = ByFigure((fig4_5, table2, table1, fig8_9, table3, fig7, fig16))
 
 
 PAPER = Paper(
@@ -57,8 +46,8 @@ PAPER = Paper(
         "S. Vargas, R. Drucker, A. Renganathan, A. Balasubramanian, A. Gandhi. "
         "The Web Conference 2021."
     ),
-    experiments=experiments,
-    analyse=analyse,
+    experiments=FIGURES.experiments,
+    analyse=FIGURES.analyse,
     modes={
         "quick": "3 buffers for Fig. 4/5, one seed everywhere (~45 sessions)",
         "full": (
