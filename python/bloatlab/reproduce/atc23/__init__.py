@@ -65,14 +65,16 @@ from .._base import ByFigure, Paper
 from . import fig3, fig7, fig8, fig9, fig12
 
 FIGURES = ByFigure((fig3, fig7, fig8, fig9, fig12))
+experiments = FIGURES.experiments
+analyse = FIGURES.analyse
 
 
 PAPER = Paper(
     name="atc23",
     title="ATC'23: oBBR — Optimize Retransmissions of BBR Flows on the Internet",
     citation="P. Bi, M. Xiao, D. Yu, G. Zhang, J. Tong, J. Liu, Y. Li. USENIX ATC 2023",
-    experiments=FIGURES.experiments,
-    analyse=FIGURES.analyse,
+    experiments=experiments,
+    analyse=analyse,
     modes={
         "quick": "Fig. 3: 13 (g, R) sets, 420 s; Fig. 7: 9 algorithms × R 0.25 × 0/1/2 % loss × "
         "2 settings and R 0.2/0.4/0.6, 1 GB or 300 s; Fig. 8: 1–5 flows × 8 algorithms, 250 MB "

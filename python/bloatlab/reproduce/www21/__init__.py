@@ -34,9 +34,19 @@ from .._base import ByFigure, Paper
 from . import fig4_5, fig7, fig8_9, fig16, table1, table2, table3
 from ._common import LADDER_MBPS, media_rate_mbps, scenario
 
-__all__ = ["FIGURES", "LADDER_MBPS", "PAPER", "media_rate_mbps", "scenario"]
+__all__ = [
+    "FIGURES",
+    "LADDER_MBPS",
+    "PAPER",
+    "analyse",
+    "experiments",
+    "media_rate_mbps",
+    "scenario",
+]
 
 FIGURES = ByFigure((fig4_5, table2, table1, fig8_9, table3, fig7, fig16))
+experiments = FIGURES.experiments
+analyse = FIGURES.analyse
 
 
 PAPER = Paper(
@@ -46,8 +56,8 @@ PAPER = Paper(
         "S. Vargas, R. Drucker, A. Renganathan, A. Balasubramanian, A. Gandhi. "
         "The Web Conference 2021."
     ),
-    experiments=FIGURES.experiments,
-    analyse=FIGURES.analyse,
+    experiments=experiments,
+    analyse=analyse,
     modes={
         "quick": "3 buffers for Fig. 4/5, one seed everywhere (~45 sessions)",
         "full": (
