@@ -66,8 +66,8 @@ fn bytes_per_s(rate: Option<Rate>) -> Option<u64> {
 /// `ngx_pacing_rate_calc` for a window-based algorithm: the window per `avg_rtt` (whole ms,
 /// [`super::avg_rtt`]), doubled in slow start and × 1.2 after.
 pub fn window_rate(cwnd_bytes: u64, avg_rtt: Duration, slow_start: bool) -> Rate {
-    let srtt_ms = avg_rtt.as_millis().max(1);
-    let base = (cwnd_bytes * 1000 / srtt_ms) as f64;
+    let avg_ms = avg_rtt.as_millis().max(1);
+    let base = (cwnd_bytes * 1000 / avg_ms) as f64;
     let ratio = if slow_start {
         SLOW_START_RATIO
     } else {
