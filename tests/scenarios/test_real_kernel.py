@@ -1,8 +1,9 @@
 """bloatlab's BBR and CUBIC against Linux's, on this machine's kernel (6.18), measured with
-`tools/realstack/` (README: "The standing queue on a real kernel", "BBR against CUBIC on a real
-kernel", "Fig. 8 on a real kernel") and simulated on the same path: the standing queue that n BBR
-flows keep in an 8 BDP buffer, the shares of 2 BBR + 2 CUBIC flows as the buffer grows from 1 to
-8 BDP, and what 1–5 BBR flows retransmit in a half-BDP buffer.
+`tools/realstack/` (docs/fidelity/aict19.md and atc23.md: "The standing queue on a real kernel",
+"BBR against CUBIC on a real kernel", "Fig. 8 on a real kernel") and simulated on the same
+path: the standing queue that n BBR flows keep in an 8 BDP buffer, the shares of 2 BBR + 2 CUBIC
+flows as the buffer grows from 1 to 8 BDP, and what 1–5 BBR flows retransmit in a half-BDP
+buffer.
 
 The real runs: `RATE=<rate> DELAY=<rtt> tools/realstack/run.sh DIR <cc> <limit>b <burst> bulk:<n>
 <seconds>` (cc `bbr`, or `bbr,cubic` for the mix; `OFFLOADS=off` for the retransmissions) then

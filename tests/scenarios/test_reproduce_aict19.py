@@ -15,7 +15,7 @@ from types import ModuleType
 import pytest
 from reproduction import check_claims, keep, run_paper
 
-# The misses, on the testbed's Linux 4.17 BBR sending TSO/GSO skbs (README, AICT'19 fidelity
+# The misses, on the testbed's Linux 4.17 BBR sending TSO/GSO skbs (docs/fidelity/aict19.md's
 # table). At 1 BDP BBR loses 8.1–8.3 % against the paper's 5.5 ± 40 % (7.7 at most).
 LOSS_AT_1_BDP = "Fig. 7 BBR loss at 1 BDP"
 FULL_MISSES = {

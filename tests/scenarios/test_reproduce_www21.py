@@ -9,10 +9,10 @@ a window restarted after each idle gap, dash.js abandons every try at a higher l
 re-requests the segment low. The other player-level claims — quality collapsing and stalls
 appearing under deep buffers (Figs. 4, 5, 7, 15, Tables 1 and 2's STARTUP shares) — are not
 reproduced by the dash.js model (nor by dash.js itself in Chromium on a real kernel): they are
-printed in the paper-vs-ours table as misses, not asserted (see README), with the two derived
-Fig. 4/5 claims that turn the paper's quality and stall rate into the media rate its link carried
-(≤ 7.1 Mb/s at 10 MB; ours 22). So is BBR2's estimate
-at a 2 MB burst: 147 Mb/s against the paper's 108 (+36 %, outside ±30 %).
+printed in the paper-vs-ours table as misses, not asserted (see docs/fidelity/www21.md), with the
+two derived Fig. 4/5 claims that turn the paper's quality and stall rate into the media rate its
+link carried (≤ 7.1 Mb/s at 10 MB; ours 22). So is BBR2's estimate at a 2 MB burst: 147 Mb/s
+against the paper's 108 (+36 %, outside ±30 %).
 """
 
 from __future__ import annotations

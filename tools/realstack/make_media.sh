@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Media for the real-stack dash.js check (README: "The deep-buffer mechanism on a real
-# kernel"): the WWW'21 ladder (11 levels, 1, 2.5, 5 ... 25 Mb/s, 5 s segments) encoded by
+# Media for the real-stack dash.js check (docs/fidelity/www21.md: "The deep-buffer mechanism on a
+# real kernel"): the WWW'21 ladder (11 levels, 1, 2.5, 5 ... 25 Mb/s, 5 s segments) encoded by
 # ffmpeg as constant-bitrate H.264 with filler, so every segment has its nominal size
 # (bitrate x 5 s), as the paper set minrate/maxrate/bufsize for. The picture is ffmpeg's
 # 320x180 test pattern: the size of a segment, not its picture, is what loads the network.

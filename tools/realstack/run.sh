@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Real-stack check of a bloatlab scenario (README: "The deep-buffer mechanism on a real
-# kernel"): the kernel's TCP through a kernel tbf, three hosts in network namespaces. The root
+# Real-stack check of a bloatlab scenario (docs/fidelity/www21.md: "The deep-buffer mechanism on a
+# real kernel"): the kernel's TCP through a kernel tbf, three hosts in network namespaces. The root
 # namespace is the router: the run turns on its ip_forward and turns off its rp_filter.
 #   server (netns srv, 10.0.1.1) --veth--> router --tbf(RATE, BURST, LIMIT)--veth--> client (netns cli)
 #   client --tunC--> delay_line.py (DELAY) --tunR--> router --> server      (ACK path)
