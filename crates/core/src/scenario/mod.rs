@@ -393,10 +393,12 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 );
             }
             let abr = abr.clone().unwrap_or_default();
-            abr.validate().map_err(|m| ScenarioError {
-                path: format!("{path}.app.abr"),
-                message: m,
-            })?;
+            abr.validate()
+                .and_then(|()| abr.check_video(&video))
+                .map_err(|m| ScenarioError {
+                    path: format!("{path}.app.abr"),
+                    message: m,
+                })?;
             let max_connections = max_connections.unwrap_or(http::H1_MAX_CONNECTIONS as u32);
             if !(1..=http::H1_MAX_CONNECTIONS as u32).contains(&max_connections) {
                 return err(

@@ -231,6 +231,12 @@ fn an_error_inside_a_kind_table_names_the_field() {
     let e = dash(json!({"abr": {"kind": "bba", "reservoir": "-1s"}}));
     assert_eq!(e.path, "flow[0].app.abr");
     assert!(e.message.starts_with("reservoir: "), "{e}");
+    // a fixed level is checked against the video's ladder (www21: levels 0 to 10)
+    let e = dash(json!({"abr": {"kind": "fixed", "level": 11}}));
+    assert_eq!(e.path, "flow[0].app.abr");
+    assert!(e.message.contains("has levels 0 to 10"), "{e}");
+    let e = dash(json!({"abr": {"kind": "fixed", "level": 10}, "audio": "loud"}));
+    assert_eq!(e.path, "flow[0].app.audio", "level 10 exists");
     let e = dash(json!({"profile": {"base": "v5", "stall_threshold": "soon"}}));
     assert!(e.message.starts_with("stall_threshold: "), "{e}");
     let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "bbr", "cwnd_gain": "x"}));
