@@ -175,6 +175,17 @@ impl fmt::Debug for Duration {
     }
 }
 
+/// In the largest unit that states it exactly, as a scenario would write it: "10s", "2500ms".
+impl fmt::Display for Duration {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let units = [(1_000_000_000, "s"), (1_000_000, "ms"), (1_000, "us")];
+        match units.iter().find(|&&(n, _)| self.0.is_multiple_of(n)) {
+            Some(&(n, unit)) => write!(f, "{}{unit}", self.0 / n),
+            None => write!(f, "{}ns", self.0),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,5 +201,14 @@ mod tests {
         assert_eq!(Time::ZERO.saturating_since(t), Duration::ZERO);
         assert_eq!(Duration::from_secs_f64(0.1), Duration::from_millis(100));
         assert_eq!(Duration::from_secs_f64(-1.0), Duration::ZERO);
+    }
+
+    #[test]
+    fn a_span_displays_in_the_largest_exact_unit() {
+        assert_eq!(Duration::from_secs(10).to_string(), "10s");
+        assert_eq!(Duration::from_millis(2500).to_string(), "2500ms");
+        assert_eq!(Duration::from_micros(50).to_string(), "50us");
+        assert_eq!(Duration::from_nanos(1_000_001).to_string(), "1000001ns");
+        assert_eq!(Duration::ZERO.to_string(), "0s");
     }
 }

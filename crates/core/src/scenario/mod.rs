@@ -273,9 +273,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             if stop <= start {
                 return err(
                     format!("{path}.stop"),
-                    format!(
-                        "{stop:?} is not after start ({start:?}): stop must be later than start"
-                    ),
+                    format!("{stop} is not after start ({start}): stop must be later than start"),
                 );
             }
         }
@@ -344,7 +342,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             return err("duration", format!("missing, but flow {:?} is unlimited and has no `stop`: set `duration` (e.g. \"60s\"), or give the flow a `stop` or `app.bytes`", f.name));
         }
     }
-    let telemetry = resolve_telemetry(&spec.telemetry)?;
+    let telemetry = resolve_telemetry(&spec.telemetry, duration)?;
     Ok(Scenario {
         name: spec.name,
         seed: spec.seed,
@@ -648,7 +646,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             return err(
                 format!("bottleneck.schedule[{i}].at"),
                 format!(
-                    "{:?} is not after the previous step: steps must be in increasing time order",
+                    "{} is not after the previous step: steps must be in increasing time order",
                     step.at.0
                 ),
             );
@@ -671,7 +669,10 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
     })
 }
 
-fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError> {
+fn resolve_telemetry(
+    t: &spec::TelemetrySpec,
+    duration: Option<Duration>,
+) -> Result<Telemetry, ScenarioError> {
     let interval = match t.interval.as_deref() {
         None => Some(DEFAULT_INTERVAL),
         Some("ack") => None,
@@ -691,6 +692,12 @@ fn resolve_telemetry(t: &spec::TelemetrySpec) -> Result<Telemetry, ScenarioError
     };
     let summary_start = t.summary_start.map_or(Duration::ZERO, |d| d.0);
     let summary_end = t.summary_end.map(|d| d.0);
+    if let Some(end) = duration.filter(|&end| summary_start >= end) {
+        return err(
+            "telemetry.summary_start",
+            format!("{summary_start} is not before the run ends (duration = {end}): the summary would be empty"),
+        );
+    }
     if summary_end.is_some_and(|e| e <= summary_start) {
         return err(
             "telemetry.summary_end",

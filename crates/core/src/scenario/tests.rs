@@ -323,3 +323,34 @@ fn the_echoed_bbr_parameters_are_those_that_run() {
     assert_eq!(shallow["extra_acked_gain"], 0.0);
     assert_eq!(shallow["cwnd_gain"], 1.5);
 }
+
+#[test]
+fn an_empty_summary_window_is_rejected_and_times_are_stated_in_the_scenarios_units() {
+    let e = error_of(|v| {
+        v["flow"][0]["start"] = json!("2s");
+        v["flow"][0]["stop"] = json!("1500ms");
+    });
+    assert_eq!(e.path, "flow[0].stop");
+    assert!(
+        e.message.starts_with("1500ms is not after start (2s)"),
+        "{e}"
+    );
+    let e = error_of(|v| v["telemetry"] = json!({"summary_start": "12s"}));
+    assert_eq!(e.path, "telemetry.summary_start");
+    assert!(e.message.contains("the summary would be empty"), "{e}");
+    let e = error_of(|v| {
+        v["bottleneck"]["schedule"] =
+            json!([{"at": "5s", "rate": "10Mbps"}, {"at": "5s", "rate": "5Mbps"}])
+    });
+    assert!(
+        e.message.starts_with("5s is not after the previous step"),
+        "{e}"
+    );
+    // a summary just inside the run is fine, and so is a flow that starts after it: a run
+    // shortened with `--set duration=...` keeps its late flows, which then do not send
+    let mut v = base();
+    v["telemetry"] = json!({"summary_start": "9s"});
+    v["flow"][0]["start"] = json!("20s");
+    let s = parse(&v).unwrap();
+    assert_eq!(s.flows[0].start, Duration::from_secs(20));
+}
