@@ -139,7 +139,7 @@ impl Simulation {
     pub fn new(scenario: Scenario) -> Self {
         let b = &scenario.bottleneck;
         let service = match (&b.trace, &b.shaper, b.rate) {
-            (Some((_, trace)), _, _) => Service::trace(trace.clone()),
+            (Some(t), _, _) => Service::trace(t.trace.clone()),
             (None, Shaper::Tbf { burst_bytes }, Some(rate)) => Service::Shaped {
                 bucket: TokenBucket::new(rate, *burst_bytes),
                 line_rate: b.line_rate,

@@ -68,6 +68,12 @@ def has_columns(table: pa.Table, *columns: str) -> bool:
     return table.num_rows > 0 and all(c in table.column_names for c in columns)
 
 
+def _any_value(column: pa.ChunkedArray) -> bool:
+    """Some row holds a number (an algorithm without the quantity leaves it null or NaN)."""
+    values = column.to_numpy(zero_copy_only=False).astype(np.float64)
+    return bool(np.isfinite(values).any())
+
+
 def overview_figure(result: Result) -> Figure:
     """The overview figure of `result` (a `matplotlib.figure.Figure`, not tied to pyplot)."""
     run = Telemetry.of(result)
@@ -76,7 +82,7 @@ def overview_figure(result: Result) -> Figure:
         panels.append(lambda ax: _throughput(ax, run.series, run.bottleneck, run.end))
     if has_columns(run.flows, "t", "cwnd_pkts"):
         panels.append(lambda ax: _cwnd(ax, run.series))
-    if has_columns(run.flows, "t", "bw_est_bps"):
+    if has_columns(run.flows, "t", "bw_est_bps") and _any_value(run.flows["bw_est_bps"]):
         panels.append(
             lambda ax: _per_flow_line(ax, run.series, "bw_est_bps", 1e-6, "bw estimate (Mb/s)")
         )
@@ -164,6 +170,9 @@ def _throughput(ax: Axes, series: list[_Flow], bottleneck: dict[str, Any], end: 
     times, rates = _rate_schedule(bottleneck, end)
     if len(times):
         ax.step(times, rates / 1e6, where="post", color="black", ls="--", lw=1, label="bottleneck")
+    trace = bottleneck.get("trace")
+    if isinstance(trace, dict) and isinstance(trace.get("mean_rate_bps"), int | float):
+        ax.axhline(trace["mean_rate_bps"] / 1e6, color="black", ls=":", lw=1, label="trace mean")
     ax.set_ylabel("throughput (Mb/s)")
     ax.set_ylim(bottom=0)
     ax.legend(**_LEGEND)

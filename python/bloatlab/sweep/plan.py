@@ -70,7 +70,9 @@ def plan(sweep: Sweep, core_version: str | None = None) -> list[PlannedRun]:
 
 
 def _cost(resolved: dict[str, Any]) -> float:
-    """Simulated packets, roughly: duration × bottleneck rate (a trace counts as 10 Mb/s)."""
+    """Simulated packets, roughly: duration × bottleneck rate (a trace's mean rate)."""
     duration = resolved.get("duration_ns") or 60e9
-    rate = resolved.get("bottleneck", {}).get("rate_bps") or 10e6
+    bottleneck = resolved.get("bottleneck", {})
+    trace = bottleneck.get("trace") or {}
+    rate = bottleneck.get("rate_bps") or trace.get("mean_rate_bps") or 10e6
     return float(duration) / 1e9 * float(rate) / 12_000

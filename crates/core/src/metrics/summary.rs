@@ -99,11 +99,12 @@ fn totals(m: &Metrics, stats: &[SenderStats], flow: usize) -> FlowTotals {
     t
 }
 
-/// Bits the bottleneck's service can carry over `[a, b)`: the rate schedule integrated, or a trace's mean rate.
+/// Bits the bottleneck's service can carry over `[a, b)`: the rate schedule integrated, or
+/// a trace's opportunities counted.
 fn capacity_bits(s: &Scenario, a: Time, b: Time) -> f64 {
     let bn = &s.bottleneck;
-    if let Some((_, trace)) = &bn.trace {
-        return trace.mean_rate_bps() * b.saturating_since(a).as_secs_f64();
+    if let Some(t) = &bn.trace {
+        return t.trace.capacity_bits(a, b);
     }
     let mut steps = vec![(Time::ZERO, bn.rate.unwrap_or_default())];
     steps.extend(bn.schedule.iter().map(|&(at, r)| (Time::ZERO + at, r)));

@@ -3,9 +3,11 @@
 //! One line per delivery opportunity: an unsigned millisecond timestamp from
 //! the start of the trace, non-decreasing; a repeated timestamp means several
 //! opportunities in the same millisecond. The schedule repeats with a period
-//! equal to the last timestamp (which must be > 0). Each opportunity carries
-//! [`OPPORTUNITY_BYTES`]; accounting is byte-level, and bytes an opportunity
-//! cannot use are wasted (mahimahi `link_queue.cc`).
+//! equal to the last timestamp (which must be > 0); a schedule converted from a
+//! throughput trace ([`super::throughput_trace`]) repeats with that trace's
+//! length. Each opportunity carries [`OPPORTUNITY_BYTES`]; accounting is
+//! byte-level, and bytes an opportunity cannot use are wasted (mahimahi
+//! `link_queue.cc`).
 //!
 //! Deviation: mahimahi's code uses 1504-byte opportunities (its TUN MTU);
 //! its man page, and this simulator, use 1500 bytes — the size of a full
@@ -20,6 +22,7 @@ pub const OPPORTUNITY_BYTES: u32 = 1500;
 #[derive(Clone, Debug, PartialEq)]
 pub struct Trace {
     opportunities_ms: Vec<u64>,
+    period_ms: u64,
 }
 
 impl Trace {
@@ -52,25 +55,56 @@ impl Trace {
             }
             ops.push(ms);
         }
-        if *ops.last().unwrap() == 0 {
+        let period_ms = *ops.last().unwrap();
+        if period_ms == 0 {
             return Err(
                 "the last timestamp must be greater than 0 (it is the period of the trace)".into(),
             );
         }
         Ok(Trace {
             opportunities_ms: ops,
+            period_ms,
         })
+    }
+
+    /// A schedule of `opportunities_ms` (non-decreasing, at most `period_ms`, at least one)
+    /// repeating every `period_ms`, which may run past the last opportunity.
+    pub fn from_opportunities(opportunities_ms: Vec<u64>, period_ms: u64) -> Trace {
+        assert!(
+            !opportunities_ms.is_empty()
+                && opportunities_ms.windows(2).all(|w| w[0] <= w[1])
+                && opportunities_ms.last() <= Some(&period_ms)
+                && period_ms > 0,
+            "opportunities must be sorted within one non-empty period"
+        );
+        Trace {
+            opportunities_ms,
+            period_ms,
+        }
     }
 
     /// Length of one repetition of the schedule.
     pub fn period(&self) -> Duration {
-        Duration::from_millis(*self.opportunities_ms.last().unwrap())
+        Duration::from_millis(self.period_ms)
     }
 
     /// Long-run average rate the trace offers, bits/s.
     pub fn mean_rate_bps(&self) -> f64 {
         self.opportunities_ms.len() as f64 * OPPORTUNITY_BYTES as f64 * 8.0
             / self.period().as_secs_f64()
+    }
+
+    /// Bits the opportunities in `[from, to)` carry.
+    pub fn capacity_bits(&self, from: Time, to: Time) -> f64 {
+        let before = |t: Time| {
+            let period_ns = self.period_ms * 1_000_000;
+            let (cycles, within_ns) = (t.as_nanos() / period_ns, t.as_nanos() % period_ns);
+            let within = self
+                .opportunities_ms
+                .partition_point(|&ms| ms * 1_000_000 < within_ns);
+            cycles * self.opportunities_ms.len() as u64 + within as u64
+        };
+        before(to).saturating_sub(before(from)) as f64 * OPPORTUNITY_BYTES as f64 * 8.0
     }
 
     pub fn cursor(&self) -> Cursor {
@@ -82,7 +116,7 @@ impl Trace {
     }
 
     fn time_of(&self, c: &Cursor) -> Time {
-        let base = c.cycle * self.opportunities_ms.last().unwrap();
+        let base = c.cycle * self.period_ms;
         Time::from_millis(base + self.opportunities_ms[c.index])
     }
 }
@@ -157,6 +191,17 @@ mod tests {
             })
             .collect();
         assert_eq!(times, vec![0, 5, 5, 10, 10, 15]);
+    }
+
+    #[test]
+    fn capacity_counts_the_opportunities_in_a_window_across_cycles() {
+        let t = Trace::from_opportunities(vec![1, 2, 2], 4);
+        let bits = |a, b| t.capacity_bits(Time::from_millis(a), Time::from_millis(b)) / 12_000.0;
+        assert_eq!(bits(0, 4), 3.0);
+        assert_eq!(bits(2, 3), 2.0);
+        assert_eq!(bits(3, 6), 1.0); // the next cycle's 5 ms
+        assert_eq!(bits(0, 400), 300.0);
+        assert_eq!(t.mean_rate_bps(), 3.0 * 12_000.0 / 0.004);
     }
 
     #[test]

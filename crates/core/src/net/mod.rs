@@ -9,7 +9,8 @@
 //! A [`link::Link`] serialises (optionally) and delays packets in FIFO order.
 //! The [`bottleneck::Bottleneck`] queues packets in a [`qdisc::Qdisc`] and
 //! releases them according to its [`service::Service`]: a token-bucket shaper
-//! over a physical line, a plain rate-limited line, or a Mahimahi trace.
+//! over a physical line, a plain rate-limited line, or a Mahimahi trace (written as such,
+//! or converted from a [`throughput_trace`]).
 
 pub mod bottleneck;
 pub mod delay_line;
@@ -18,3 +19,4 @@ pub mod mahimahi;
 pub mod packet;
 pub mod qdisc;
 pub mod service;
+pub mod throughput_trace;

@@ -14,6 +14,7 @@ use crate::cc::CcConfig;
 use crate::net::delay_line::DEFAULT_LIMIT as DEFAULT_NETEM_LIMIT;
 use crate::net::mahimahi::Trace;
 use crate::net::qdisc::Limit;
+use crate::net::throughput_trace;
 use crate::time::Duration;
 use crate::transport::pacer::PacerKind;
 use crate::transport::rate_sample::SamplerKind;
@@ -67,6 +68,56 @@ pub struct Netem {
     pub limit: u32,
 }
 
+/// A trace file driving the link, and the schedule read from it.
+#[derive(Clone, Debug)]
+pub struct TraceFile {
+    pub path: String,
+    pub format: TraceFormat,
+    pub trace: Trace,
+}
+
+/// The formats `bottleneck.trace` reads, told apart by the file: `.json` is Sabre's; a first
+/// line of two numbers is Pensieve's; one number, Mahimahi's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TraceFormat {
+    Mahimahi,
+    Pensieve,
+    Sabre,
+}
+
+impl TraceFormat {
+    fn of(path: &str, text: &str) -> TraceFormat {
+        if path.ends_with(".json") {
+            TraceFormat::Sabre
+        } else if text
+            .lines()
+            .next()
+            .is_some_and(|l| l.split_whitespace().count() == 2)
+        {
+            TraceFormat::Pensieve
+        } else {
+            TraceFormat::Mahimahi
+        }
+    }
+
+    fn read(self, text: &str) -> Result<Trace, String> {
+        match self {
+            TraceFormat::Mahimahi => Trace::parse(text),
+            TraceFormat::Pensieve => throughput_trace::from_pensieve(text),
+            TraceFormat::Sabre => throughput_trace::from_sabre(text),
+        }
+    }
+
+    fn describe(self) -> &'static str {
+        match self {
+            TraceFormat::Mahimahi => "Mahimahi trace (one millisecond timestamp per line)",
+            TraceFormat::Pensieve => "Pensieve trace (`time_s throughput_Mbps` per line)",
+            TraceFormat::Sabre => "Sabre network trace (JSON periods)",
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct Bottleneck {
     /// `None` only when a trace drives the link.
@@ -82,7 +133,7 @@ pub struct Bottleneck {
     pub netem: Option<Netem>,
     pub topology: Topology,
     pub schedule: Vec<(Duration, Rate)>,
-    pub trace: Option<(String, Trace)>,
+    pub trace: Option<TraceFile>,
     /// rate × rtt in bytes on the wire (trace: its mean rate), 0 if undefined.
     pub bdp_bytes: u64,
 }
@@ -220,7 +271,10 @@ impl Scenario {
                 "netem": b.netem.map(|n| json!({"delay_ns": n.delay.as_nanos(), "limit_pkts": n.limit})),
                 "topology": b.topology,
                 "schedule": b.schedule.iter().map(|(at, r)| json!({"at_ns": at.as_nanos(), "rate_bps": r.bps()})).collect::<Vec<_>>(),
-                "trace": b.trace.as_ref().map(|(p, _)| p.clone()),
+                "trace": b.trace.as_ref().map(|t| json!({
+                    "path": t.path, "format": t.format, "period_ns": t.trace.period().as_nanos(),
+                    "mean_rate_bps": t.trace.mean_rate_bps(),
+                })),
                 "bdp_bytes": b.bdp_bytes,
             },
             "flows": flows,
@@ -480,11 +534,16 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
                 path: "bottleneck.trace".into(),
                 message: format!("cannot read {path:?}: {e}"),
             })?;
-            let t = Trace::parse(&text).map_err(|m| ScenarioError {
+            let format = TraceFormat::of(path, &text);
+            let trace = format.read(&text).map_err(|m| ScenarioError {
                 path: "bottleneck.trace".into(),
-                message: format!("{path:?} is not a valid Mahimahi trace: {m}"),
+                message: format!("{path:?} is not a valid {}: {m}", format.describe()),
             })?;
-            Some((path.clone(), t))
+            Some(TraceFile {
+                path: path.clone(),
+                format,
+                trace,
+            })
         }
         None => None,
     };
@@ -572,7 +631,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         }
     };
     let bdp_bytes = match (&trace, rate) {
-        (Some((_, t)), _) => (t.mean_rate_bps() * rtt.as_secs_f64() / 8.0) as u64,
+        (Some(t), _) => (t.trace.mean_rate_bps() * rtt.as_secs_f64() / 8.0) as u64,
         (None, Some(r)) => r.bdp_bytes(rtt),
         (None, None) => 0,
     };

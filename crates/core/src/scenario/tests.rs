@@ -108,6 +108,49 @@ fn a_malformed_trace_file_names_the_file_and_line() {
 }
 
 #[test]
+fn a_trace_file_is_read_in_the_format_it_is_written_in_and_echoed() {
+    let dir = std::env::temp_dir().join(format!("bloatlab-formats-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let files = [
+        ("link.down", "2\n4\n", "mahimahi"),
+        (
+            "fcc.log",
+            "0.0 9\n1.0 12\n2.0 0\n3.0 12\n4.0 0\n",
+            "pensieve",
+        ),
+        (
+            "net.json",
+            r#"[{"duration_ms": 1000, "bandwidth_kbps": 12000, "latency_ms": 20},
+                {"duration_ms": 1000, "bandwidth_kbps": 0, "latency_ms": 20}]"#,
+            "sabre",
+        ),
+    ];
+    for (name, text, format) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        let mut v = base();
+        v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "100ms"});
+        let s = parse(&v).unwrap();
+        let echoed = &s.to_json()["bottleneck"]["trace"];
+        assert_eq!(echoed["format"], format, "{name}");
+        assert_eq!(
+            echoed["mean_rate_bps"], 6e6,
+            "{name}: 12 Mb/s half the time"
+        );
+        assert_eq!(s.bottleneck.bdp_bytes, 75_000, "{name}");
+    }
+    // an error names the format the file was read as
+    std::fs::write(dir.join("bad.log"), "0 1\n1 x\n").unwrap();
+    let e = error_of(|v| {
+        v["bottleneck"] = json!({"trace": dir.join("bad.log").to_str().unwrap(), "rtt": "20ms"});
+    });
+    assert!(
+        e.message.contains("not a valid Pensieve trace") && e.message.contains("line 2"),
+        "{e}"
+    );
+}
+
+#[test]
 fn unlimited_flows_need_a_duration_or_a_stop() {
     let e = error_of(|v| {
         v.as_object_mut()

@@ -6,6 +6,7 @@ mod dash;
 mod determinism;
 mod engine;
 mod path;
+mod trace;
 mod variants;
 
 use bloatlab_core::scenario::Scenario;
