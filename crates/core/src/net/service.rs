@@ -98,7 +98,7 @@ pub enum Service {
     Plain { rate: Rate },
     /// Delivery opportunities from a Mahimahi trace (no serialisation).
     Trace {
-        trace: Trace,
+        trace: Box<Trace>,
         cursor: Cursor,
         head_sent: u32,
     },
@@ -108,7 +108,7 @@ impl Service {
     pub fn trace(trace: Trace) -> Self {
         let cursor = trace.cursor();
         Service::Trace {
-            trace,
+            trace: Box::new(trace),
             cursor,
             head_sent: 0,
         }
