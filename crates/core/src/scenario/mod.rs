@@ -588,13 +588,11 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
     let rtt = b.rtt.0;
     let jitter = b.jitter.as_ref().map_or(Duration::ZERO, |j| j.0);
     if jitter > rtt.div(2) {
-        let ms = |d: Duration| d.as_nanos() as f64 / 1e6;
         return err(
             "bottleneck.jitter",
             format!(
-                "{}ms is out of range: allowed 0 ≤ jitter ≤ rtt/2 = {}ms",
-                ms(jitter),
-                ms(rtt.div(2))
+                "{jitter} is out of range: allowed 0 ≤ jitter ≤ rtt/2 = {}",
+                rtt.div(2)
             ),
         );
     }
@@ -611,9 +609,8 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
                 return err(
                     "bottleneck.netem.delay",
                     format!(
-                        "{}ms is out of range: allowed 0 < delay ≤ rtt = {}ms (netem's delay is part of the RTT)",
-                        n.delay.0.as_nanos() as f64 / 1e6,
-                        rtt.as_nanos() as f64 / 1e6
+                        "{} is out of range: allowed 0 < delay ≤ rtt = {rtt} (netem's delay is part of the RTT)",
+                        n.delay.0
                     ),
                 );
             }
