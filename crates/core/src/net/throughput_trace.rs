@@ -48,6 +48,13 @@ struct Piece {
     rate_bps: f64,
 }
 
+impl Piece {
+    /// Bits its rate carries from `from_ns` to `to_ns`.
+    fn bits(&self, from_ns: u64, to_ns: u64) -> f64 {
+        self.rate_bps * (to_ns - from_ns) as f64 / 1e9
+    }
+}
+
 /// Parses a Pensieve simulation trace and converts it; errors name the 1-based line.
 pub fn from_pensieve(text: &str) -> Result<Trace, String> {
     let mut start_s = None;
@@ -142,7 +149,7 @@ fn to_trace(pieces: &[Piece]) -> Result<Trace, String> {
     let total_bits: f64 = pieces
         .iter()
         .scan(0, |start, p| {
-            let bits = p.rate_bps * (p.end_ns - *start) as f64 / 1e9;
+            let bits = p.bits(*start, p.end_ns);
             *start = p.end_ns;
             Some(bits)
         })
@@ -159,13 +166,13 @@ fn to_trace(pieces: &[Piece]) -> Result<Trace, String> {
         let now_ns = (ms * NS_PER_MS).min(period_ns);
         while piece < pieces.len() && pieces[piece].end_ns <= now_ns {
             let p = pieces[piece];
-            bits_before += p.rate_bps * (p.end_ns - piece_start_ns) as f64 / 1e9;
+            bits_before += p.bits(piece_start_ns, p.end_ns);
             piece_start_ns = p.end_ns;
             piece += 1;
         }
         let within = pieces
             .get(piece)
-            .map_or(0.0, |p| p.rate_bps * (now_ns - piece_start_ns) as f64 / 1e9);
+            .map_or(0.0, |p| p.bits(piece_start_ns, now_ns));
         let carried = ((bits_before + within) / bits_per_opportunity).floor() as usize;
         opportunities.resize(carried.max(opportunities.len()), ms);
     }
