@@ -269,8 +269,9 @@ def video_plot(segments: pa.Table, result: Result) -> Plot:
 
     Reads `segments.parquet`: index, level, bitrate_bps, bytes, request_t, first_byte_t,
     last_byte_t, throughput_bps, abr_estimate_bps, buffer_s (at the request), stall, and when
-    present `flow` (one player per DASH flow), `track` (audio rows are left out) and
-    `abandoned` (abandoned downloads are marked, not drawn as quality).
+    present `flow` (one player per DASH flow), `track` (audio rows are left out),
+    `abandoned` (abandoned downloads are marked, not drawn as quality) and `replacement`
+    (fast switching's re-fetches are marked).
     """
     import pyarrow.compute as pc
 
@@ -322,6 +323,17 @@ def video_plot(segments: pa.Table, result: Result) -> Plot:
                 alpha=0.8,
                 label="ABR estimate",
             )
+        if "replacement" in done.column_names:
+            again = _column(done, "replacement")[order] > 0
+            if again.any():
+                top.plot(
+                    t[again],
+                    _column(done, "bitrate_bps")[order][again] * 1e-6,
+                    "^",
+                    color=color,
+                    ms=5,
+                    label="re-fetched (fast switching)",
+                )
         if abandoned.any():
             gone = rows.filter(pa.array(abandoned))
             top.plot(
@@ -361,9 +373,10 @@ def video_plot(segments: pa.Table, result: Result) -> Plot:
         "Video quality and player buffer",
         png(fig),
         "Top: the bitrate of each video segment when its download finished, the throughput "
-        "it saw (dots) and the ABR's estimate (dashed); crosses mark abandoned downloads. "
-        "Bottom: seconds of video buffered when each segment was requested; triangles mark "
-        "segments that arrived during a stall.",
+        "it saw (dots) and the ABR's estimate (dashed); crosses mark abandoned downloads, "
+        "upward triangles segments fetched again by fast switching. "
+        "Bottom: seconds of video buffered when each segment was requested; downward "
+        "triangles mark segments that arrived during a stall.",
     )
 
 

@@ -145,6 +145,8 @@ table!(
         /// Playback was stalled when the segment arrived.
         stall: bool,
         abandoned: bool,
+        /// A fast-switching re-fetch of a segment already loaded.
+        replacement: bool,
         /// Index into the connection-name dictionary.
         conn: u16,
     }

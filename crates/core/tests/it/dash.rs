@@ -230,3 +230,77 @@ fn over_http1_the_page_loads_on_a_connection_the_browser_then_closes() {
     let startup = states["STARTUP"].as_f64().unwrap();
     assert!(startup < 0.15, "{startup}");
 }
+
+#[test]
+fn v5_fast_switching_re_fetches_from_one_and_a_half_segments_ahead_and_plays_what_lands_in_time() {
+    // WWW'21's deep-buffer path: level 9 (22.5 Mb/s) is just within reach, so the rule keeps
+    // trying it and fast switching keeps re-fetching
+    let app =
+        json!({"kind": "dash", "video": "www21", "abr": "dynamic", "http": "h2", "profile": "v5"});
+    let out = run(&json!({
+        "bottleneck": {"rate": "25Mbps", "rtt": "100ms", "shaper": {"kind": "tbf", "burst": "1MB"},
+                       "queue": {"kind": "droptail", "limit": "10MB"}},
+        "flow": [{"name": "video", "cc": "bbr", "app": app}],
+    }));
+    let f = &out.summary["flows"]["video"];
+    let seg = &out.metrics.segments;
+    let rows: Vec<usize> = (0..seg.len())
+        .filter(|&i| seg.track[i] == 0 && !seg.abandoned[i])
+        .collect();
+    let replaced: Vec<usize> = rows
+        .iter()
+        .copied()
+        .filter(|&i| seg.replacement[i])
+        .collect();
+    assert!(
+        !replaced.is_empty(),
+        "a v5 session on this ladder switches up and replaces"
+    );
+    assert_eq!(f["segments_replaced"], replaced.len());
+    assert_eq!(f["segments_downloaded"], 127);
+    let mut first_level = [None; 127];
+    for (k, &i) in rows.iter().enumerate() {
+        let index = seg.index[i] as usize;
+        if !seg.replacement[i] {
+            assert!(first_level[index].is_none());
+            first_level[index] = Some(seg.level[i]);
+            continue;
+        }
+        // what had landed when this replacement was requested
+        let end = rows[..k]
+            .iter()
+            .filter(|&&j| seg.last_byte_t[j] <= seg.request_t[i])
+            .map(|&j| seg.index[j] as f64 + 1.0)
+            .fold(0.0, f64::max)
+            * 5.0;
+        let previous = &rows[..k].last().copied();
+        let chain_start = previous.is_none_or(|j| !seg.replacement[j]);
+        if chain_start {
+            // the segment 7.5 s ahead of the playhead, first loaded at a lower level
+            let playhead = end - seg.buffer_s[i];
+            assert_eq!(index, ((playhead + 7.5) / 5.0).floor() as usize, "row {i}");
+            assert!(first_level[index].unwrap() < seg.level[i], "row {i}");
+        } else {
+            // the chain goes on in order through what is buffered
+            assert_eq!(index, seg.index[previous.unwrap()] as usize + 1, "row {i}");
+        }
+    }
+    // each segment plays at its last load that landed before the playhead reached it
+    assert_eq!(f["stall_count"], 0);
+    let first_frame = f["startup_delay_s"].as_f64().unwrap();
+    let (mut level_sum, mut bytes_shown) = (0u64, 0);
+    for index in 0..127 {
+        let starts = first_frame + 5.0 * index as f64;
+        let load = rows
+            .iter()
+            .copied()
+            .rfind(|&i| seg.index[i] as usize == index && seg.last_byte_t[i] <= starts)
+            .expect("every segment lands before it plays");
+        level_sum += u64::from(seg.level[load]);
+        bytes_shown += seg.bytes[load];
+    }
+    let mean = level_sum as f64 / 127.0;
+    assert!((f["avg_quality"].as_f64().unwrap() - mean).abs() < 1e-9);
+    let bytes_loaded: u64 = rows.iter().map(|&i| seg.bytes[i]).sum();
+    assert_eq!(f["replaced_bytes"], bytes_loaded - bytes_shown);
+}

@@ -80,6 +80,7 @@ impl DashSession {
             schedule: p.schedule,
             schedule_poll: p.schedule_poll,
             audio_target_extra: p.audio_target_extra,
+            fast_switching: p.fast_switching,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
         debug_assert!(
@@ -241,6 +242,7 @@ impl DashSession {
                 buffer_s: d.buffer_at_request.as_secs_f64(),
                 stall: r.stalled,
                 abandoned: d.abandoned,
+                replacement: r.replacement,
                 conn,
             });
         }

@@ -37,7 +37,20 @@
 //! history and the segment records leave them out (`AbrController.onMetricAdded`
 //! keeps `MEDIA_SEGMENT_TYPE` requests only).
 //!
-//! Deviations: no fast switching (segment replacement) and no seeking.
+//! Fast switching (dash.js v5's default; `Profile::fast_switching`), as v5's
+//! `StreamProcessor._prepareForFastQualitySwitch` does it: when a decision changes
+//! the video level, the segment 1.5 segment durations ahead of the playhead was
+//! first loaded at a lower bitrate, the buffer holds at least those 1.5 segments and
+//! no abandonment holds (ALLOW_LOAD), the request goes for that segment instead of
+//! the next one, and requests continue in order from there, re-fetching what is
+//! buffered behind it (the buffer level is unchanged by an overwrite, so the usual
+//! target gates each one). dash.js compares with the first request it executed for
+//! that time (`FragmentModel.getRequests(...)[0]`), so the comparison is with a
+//! segment's first load, not with a replacement. A replacement plays if it arrives
+//! before its segment begins to play; one that arrives later is counted but does
+//! not change what played (the media element keeps playing what it has).
+//!
+//! Deviations: no seeking.
 
 use super::abr::{Abr, AbrContext, Download, Progress};
 use super::profile::Schedule;
@@ -57,6 +70,8 @@ pub struct PlayerConfig {
     /// Interval of the scheduler's checks after an append (zero: checks at every instant).
     pub schedule_poll: Duration,
     pub audio_target_extra: Duration,
+    /// An up-switch re-fetches buffered segments (dash.js `fastSwitchEnabled`).
+    pub fast_switching: bool,
 }
 
 /// How often a playing media element reports its buffer level (dash.js reacts to
@@ -92,6 +107,8 @@ pub struct SegmentRecord {
     /// Playback was stalled when it arrived.
     pub stalled: bool,
     pub exchange: u64,
+    /// A fast-switching re-fetch of a segment that had already been loaded.
+    pub replacement: bool,
 }
 
 /// What the player wants fetched next.
@@ -107,10 +124,19 @@ pub struct Want {
 
 struct TrackState {
     media: Video,
+    /// The segment the next media request is for.
     next: usize,
     fetching: Option<Fetch>,
-    /// Media time buffered from the start of the content (segments arrive in order).
+    /// End of the media time buffered from the start of the content (first loads
+    /// arrive in order; a replacement overwrites and does not extend it).
     buffered: Duration,
+    /// Per segment: the level of its first load (what dash.js's executed-request
+    /// lookup finds), once it has been loaded.
+    first_level: Vec<Option<usize>>,
+    /// Per segment: the record (into `Player::records`) of the load that plays.
+    shown: Vec<Option<usize>>,
+    /// Level of the last media request (dash.js's current representation).
+    requested_level: Option<usize>,
     history: Vec<Download>,
     last_level: Option<usize>,
     /// Earliest time the next request may go (BOLA's pacing delay).
@@ -119,10 +145,10 @@ struct TrackState {
     /// (the last append or abandonment, or the manifest's arrival).
     checks_from: Time,
     /// The level already chosen for the next media request, which goes out without
-    /// another ABR decision: an abandonment's (dash.js's replacement request skips
-    /// `checkPlaybackQuality`), the one whose init segment was fetched first, or the
-    /// one a BOLA pacing delay holds back.
-    replacement: Option<usize>,
+    /// another ABR decision: an abandonment's (dash.js re-requests the segment
+    /// without `checkPlaybackQuality`), the one whose init segment was fetched first,
+    /// or the one a BOLA pacing delay holds back.
+    chosen_level: Option<usize>,
     /// Levels whose init segment has arrived (dash.js's `InitCache`).
     initialized: Vec<bool>,
 }
@@ -150,6 +176,9 @@ impl Player {
     pub fn new(cfg: PlayerConfig, video: Video, audio: Option<Video>, abr: Box<dyn Abr>) -> Self {
         let track = |media: Video| TrackState {
             initialized: vec![false; media.levels()],
+            first_level: vec![None; media.segments],
+            shown: vec![None; media.segments],
+            requested_level: None,
             media,
             next: 0,
             fetching: None,
@@ -158,7 +187,7 @@ impl Player {
             last_level: None,
             not_before: Time::ZERO,
             checks_from: Time::ZERO,
-            replacement: None,
+            chosen_level: None,
         };
         let mut tracks = vec![track(video)];
         tracks.extend(audio.map(track));
@@ -327,7 +356,7 @@ impl Player {
                 continue;
             }
             let index = self.tracks[track].next;
-            let level = if let Some(level) = self.tracks[track].replacement.take() {
+            let level = if let Some(level) = self.tracks[track].chosen_level.take() {
                 level
             } else if track == VIDEO {
                 let ctx = Self::ctx(
@@ -340,9 +369,12 @@ impl Player {
                     index,
                 );
                 let decision = self.abr.decide(&ctx);
+                if let Some(j) = self.fast_switch(now, decision.level) {
+                    self.tracks[track].next = j;
+                }
                 if !decision.delay.is_zero() {
                     self.tracks[track].not_before = now + decision.delay;
-                    self.tracks[track].replacement = Some(decision.level);
+                    self.tracks[track].chosen_level = Some(decision.level);
                     continue;
                 }
                 decision.level
@@ -350,9 +382,10 @@ impl Player {
                 0
             };
             let t = &mut self.tracks[track];
+            let index = t.next;
             let init = t.media.init_bytes > 0 && !t.initialized[level];
             let bytes = if init {
-                t.replacement = Some(level);
+                t.chosen_level = Some(level);
                 t.media.init_bytes
             } else {
                 t.media.size(index, level)
@@ -368,6 +401,24 @@ impl Player {
         None
     }
 
+    /// The segment a fast switch to `level` re-fetches from, if the switch replaces
+    /// buffered media (see the module header).
+    fn fast_switch(&self, now: Time, level: usize) -> Option<usize> {
+        let t = &self.tracks[VIDEO];
+        if !self.cfg.fast_switching || t.requested_level.is_none_or(|q| q == level) {
+            return None;
+        }
+        let seg = t.media.segment_duration;
+        let safe = Duration::from_nanos(seg.as_nanos() * 3 / 2);
+        if self.level(VIDEO) < safe || self.abr.abandoning(now) {
+            return None;
+        }
+        let ahead = ((self.playhead + safe).as_nanos() / seg.as_nanos()) as usize;
+        let first = t.first_level.get(ahead).copied().flatten()?;
+        let rates = &t.media.bitrates_bps;
+        (rates[first] < rates[level]).then_some(ahead)
+    }
+
     /// A request for `want` went out as HTTP exchange `exchange`.
     pub fn on_requested(&mut self, now: Time, want: Want, exchange: u64) {
         let estimate_bps = if want.track == VIDEO {
@@ -376,6 +427,9 @@ impl Player {
             None
         };
         let buffer_at_request = self.level(want.track);
+        if !want.init {
+            self.tracks[want.track].requested_level = Some(want.level);
+        }
         self.tracks[want.track].fetching = Some(Fetch {
             track: want.track,
             index: want.index,
@@ -427,7 +481,7 @@ impl Player {
         if choice == p.level {
             return None;
         }
-        self.tracks[VIDEO].replacement = Some(choice);
+        self.tracks[VIDEO].chosen_level = Some(choice);
         Some(choice)
     }
 
@@ -475,11 +529,19 @@ impl Player {
             );
             self.abr.on_download(&ctx, &download);
         }
+        let playhead = self.playhead;
+        let record = self.records.len();
         let t = &mut self.tracks[track];
         t.checks_from = now;
+        let replacement = t.first_level[f.index].is_some();
         if !abandoned {
-            t.buffered += t.media.segment_duration;
-            t.next += 1;
+            let start = t.media.start(f.index);
+            t.first_level[f.index].get_or_insert(f.level);
+            if playhead <= start {
+                t.shown[f.index] = Some(record);
+            }
+            t.buffered = t.buffered.max(t.media.start(f.index + 1));
+            t.next = f.index + 1;
             t.last_level = Some(f.level);
         }
         t.history.push(download.clone());
@@ -491,6 +553,7 @@ impl Player {
             estimate_bps: f.estimate_bps,
             stalled,
             exchange: f.exchange,
+            replacement,
         });
         if !abandoned && self.level(VIDEO) >= self.cfg.stall_threshold {
             self.reported_empty = false;
@@ -580,6 +643,15 @@ impl Player {
 
     pub fn records(&self) -> &[SegmentRecord] {
         &self.records
+    }
+
+    /// The video loads that play (or will: those buffered ahead of the playhead), in
+    /// segment order: one per segment loaded so far.
+    pub fn shown(&self) -> impl Iterator<Item = &SegmentRecord> {
+        self.tracks[VIDEO]
+            .shown
+            .iter()
+            .map_while(|r| r.map(|i| &self.records[i]))
     }
 
     pub fn video(&self) -> &Video {

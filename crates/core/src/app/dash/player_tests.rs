@@ -74,6 +74,7 @@ fn config(poll: Duration) -> PlayerConfig {
         schedule: Schedule::LevelPlusSegmentBelowTarget,
         schedule_poll: poll,
         audio_target_extra: Duration::ZERO,
+        fast_switching: false,
     }
 }
 
@@ -292,7 +293,7 @@ fn an_abandoned_segment_is_re_requested_at_the_level_the_abandonment_chose() {
     p.on_requested(Time::ZERO, w, 0);
     assert_eq!(p.on_progress(ms(600), 1000, Some(ms(100))), Some(0));
     p.on_fetched(ms(600), VIDEO, 1000, Some(ms(100)), true);
-    // the replacement goes at level 0 without asking the ABR (which would say 2 again)
+    // the re-request goes at level 0 without asking the ABR (which would say 2 again)
     let again = p.want(ms(600)).unwrap();
     assert_eq!((again.index, again.level), (0, 0));
     p.on_requested(ms(600), again, 1);
@@ -308,6 +309,8 @@ struct Script {
     script: Vec<usize>,
     decisions: Counter,
     downloads: Counter,
+    /// Reports an abandonment's ABANDON_LOAD state throughout.
+    abandoning: bool,
 }
 
 impl Abr for Script {
@@ -315,6 +318,9 @@ impl Abr for Script {
         let n = self.decisions.get();
         self.decisions.set(n + 1);
         Decision::now(self.script[n.min(self.script.len() - 1)])
+    }
+    fn abandoning(&self, _now: Time) -> bool {
+        self.abandoning
     }
     fn on_download(&mut self, _ctx: &AbrContext, _d: &Download) {
         self.downloads.set(self.downloads.get() + 1);
@@ -336,6 +342,7 @@ fn scripted(script: Vec<usize>) -> (Player, Counter, Counter) {
         script,
         decisions: decisions.clone(),
         downloads: downloads.clone(),
+        abandoning: false,
     };
     let p = Player::new(config(Duration::ZERO), video, None, Box::new(abr));
     (p, decisions, downloads)
@@ -430,4 +437,111 @@ fn an_abandonment_to_a_new_level_fetches_that_levels_init_segment_first() {
     assert_eq!((init.init, init.level), (true, 0));
     let again = p.want(ms(700)).unwrap();
     assert_eq!((again.init, again.index, again.level), (false, 0, 0));
+}
+
+/// A v5-like player (18 s target below the top level: requests while level + 5 s
+/// segment < 18 s) of a 4-level video without init segments, picking the levels of
+/// `script`.
+fn switching(script: Vec<usize>, fast_switching: bool) -> Player {
+    switching_abandoning(script, fast_switching, false)
+}
+
+fn switching_abandoning(script: Vec<usize>, fast_switching: bool, abandoning: bool) -> Player {
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6, 8e6], Duration::from_secs(5), 10);
+    let abr = Script {
+        script,
+        decisions: Counter::default(),
+        downloads: Counter::default(),
+        abandoning,
+    };
+    let cfg = PlayerConfig {
+        buffer_time_default: Duration::from_secs(18),
+        fast_switching,
+        ..config(Duration::ZERO)
+    };
+    Player::new(cfg, video, None, Box::new(abr))
+}
+
+fn requests(got: &[Want]) -> Vec<(usize, usize)> {
+    got.iter().map(|w| (w.index, w.level)).collect()
+}
+
+fn shown_levels(p: &Player) -> Vec<usize> {
+    p.shown().map(|r| r.download.level).collect()
+}
+
+#[test]
+fn an_up_switch_re_fetches_the_buffer_from_one_and_a_half_segments_ahead() {
+    let mut p = switching(vec![0, 0, 0, 2], true);
+    p.begin(Time::ZERO);
+    // 0, 5 and 10 s buffered when asked (≤ 13 s): segments 0–2 at level 0
+    assert_eq!(
+        requests(&fetch_all(&mut p, Time::ZERO)),
+        [(0, 0), (1, 0), (2, 0)]
+    );
+    // at 2 s the level is 13 s and the rule goes up; 2 + 7.5 s lies in segment 1, loaded at
+    // level 0: it and segment 2 are fetched again, then the buffer grows with segment 3
+    let got = fetch_all(&mut p, secs(2.0));
+    assert_eq!(requests(&got), [(1, 2), (2, 2), (3, 2)]);
+    assert_eq!(shown_levels(&p), [0, 2, 2, 2]);
+    let replaced: Vec<bool> = p.records().iter().map(|r| r.replacement).collect();
+    assert_eq!(replaced, [false, false, false, true, true, false]);
+    // overwriting did not lengthen the buffer: 20 s buffered, 18 s ahead of the playhead
+    assert_eq!(p.level(VIDEO), Duration::from_secs(18));
+}
+
+#[test]
+fn without_fast_switching_or_while_abandoning_the_new_level_starts_after_the_buffer() {
+    for (fast, abandoning) in [(false, false), (true, true)] {
+        let mut p = switching_abandoning(vec![0, 0, 0, 2], fast, abandoning);
+        p.begin(Time::ZERO);
+        fetch_all(&mut p, Time::ZERO);
+        assert_eq!(requests(&fetch_all(&mut p, secs(2.0))), [(3, 2)]);
+        assert_eq!(shown_levels(&p), [0, 0, 0, 2]);
+    }
+}
+
+#[test]
+fn a_down_switch_or_a_short_buffer_replaces_nothing() {
+    // down: segment 1 is buffered at a higher level than the new one
+    let mut p = switching(vec![2, 2, 2, 0], true);
+    p.begin(Time::ZERO);
+    fetch_all(&mut p, Time::ZERO);
+    assert_eq!(requests(&fetch_all(&mut p, secs(2.0))), [(3, 0)]);
+    // short: at the second request 5 s is buffered, below the 7.5 s the switch needs
+    let mut p = switching(vec![0, 2], true);
+    p.begin(Time::ZERO);
+    assert_eq!(
+        requests(&fetch_all(&mut p, Time::ZERO)),
+        [(0, 0), (1, 2), (2, 2)]
+    );
+}
+
+#[test]
+fn a_replacement_that_arrives_after_its_segment_began_does_not_play() {
+    let mut p = switching(vec![0, 0, 0, 2], true);
+    p.begin(Time::ZERO);
+    fetch_all(&mut p, Time::ZERO);
+    // segment 1 (5–10 s) is re-fetched from 2 s, but its last byte comes at 6 s
+    let w = fetch_one(&mut p, secs(2.0), secs(6.0), 9);
+    assert_eq!((w.index, w.level), (1, 2));
+    assert!(p.records().last().unwrap().replacement);
+    assert_eq!(shown_levels(&p), [0, 0, 0]);
+}
+
+#[test]
+fn the_comparison_is_with_a_segments_first_load() {
+    // segment 1 is replaced at level 2; a later switch to level 1 compares with its first
+    // load (level 0), as dash.js's executed-request lookup does, and replaces it again
+    let mut p = switching(vec![0, 0, 0, 2, 2, 2, 1], true);
+    p.begin(Time::ZERO);
+    fetch_all(&mut p, Time::ZERO);
+    fetch_all(&mut p, secs(2.0));
+    // at 7 s (level 13 s again) 7 + 7.5 s falls in segment 2: its first load was level 0,
+    // so segments 2 and 3, buffered at level 2, are fetched again at level 1
+    assert_eq!(
+        requests(&fetch_all(&mut p, secs(7.0))),
+        [(2, 1), (3, 1), (4, 1)]
+    );
+    assert_eq!(shown_levels(&p), [0, 2, 1, 1, 1]);
 }

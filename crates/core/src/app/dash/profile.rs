@@ -46,6 +46,9 @@
 //!   no-drops; v5 logs only decisions where some rule proposed a level.
 //! * The v5 abandonment rate (bytes after the first progress event over the
 //!   time since it) is taken from the spec, not re-read from v5 code.
+//! * `fast_switching` follows v5's logic (`StreamProcessor`) with either base;
+//!   dash.js 2.x–3.x, where it was off by default, checked the segment ahead at
+//!   every schedule instead of at a quality change.
 //! * v5 has no cache hits: its `ThroughputModel._isCachedResponse` asks the
 //!   Resource Timing API (on by default) whether the transfer size was 0, which
 //!   a network fetch never is; its thresholds (10 ms video, 5 ms audio, on the
@@ -95,6 +98,7 @@
 //! | `abandon_min_samples` | 5 / 6 | progress events | samples before abandoning | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
 //! | `abandon_rate` | mean of cumulative / since first progress | — | how the in-flight rate is measured | AbandonRequestsRule |
 //! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v5 `<` |
+//! | `fast_switching` | off / on | — | an up-switch re-fetches the buffered segments from 1.5 segments ahead of the playhead | v3 `fastSwitchEnabled: false`, v5 `null` (on for VoD); v5 `StreamProcessor._prepareForFastQualitySwitch` |
 
 use crate::scenario::units::DurationField;
 use crate::time::Duration;
@@ -236,6 +240,8 @@ pub struct Profile {
     pub abandon_min_samples: usize,
     pub abandon_rate: AbandonRate,
     pub switches_during_abandon: Direction,
+    /// An up-switch replaces the buffered segments from 1.5 segments ahead of the playhead.
+    pub fast_switching: bool,
 }
 
 /// Preset names accepted for `profile`.
@@ -295,6 +301,7 @@ impl Profile {
             abandon_min_samples: 5,
             abandon_rate: AbandonRate::MeanOfCumulative,
             switches_during_abandon: Direction::Up,
+            fast_switching: false,
         }
     }
 
@@ -321,6 +328,7 @@ impl Profile {
             abandon_min_samples: 6,
             abandon_rate: AbandonRate::SinceFirstProgress,
             switches_during_abandon: Direction::Down,
+            fast_switching: true,
             ..Profile::v3()
         }
     }
@@ -533,6 +541,7 @@ mod tests {
         assert_eq!(v3.switches_during_abandon, Direction::Up);
         assert!(v3.abandon_enabled && v3.insufficient_buffer_enabled && v3.switch_history_enabled);
         assert!(v3.switch_history_logs_abandon);
+        assert!(!v3.fast_switching);
 
         let v5 = Profile::v5();
         assert_eq!(v5.buffer_time_default, Duration::from_secs(18));
@@ -565,6 +574,7 @@ mod tests {
         assert_eq!(v5.switch_history_sample_size, 8);
         assert_eq!(v5.abandon_min_samples, 6);
         assert_eq!(v5.switches_during_abandon, Direction::Down);
+        assert!(v5.fast_switching);
         assert!(v3.validate().is_ok() && v5.validate().is_ok());
     }
 

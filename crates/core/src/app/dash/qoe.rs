@@ -2,7 +2,7 @@
 //!
 //! | key | definition | source |
 //! |---|---|---|
-//! | `avg_quality` | mean level index of the downloaded video segments (0 = lowest) | WWW'21 §3.3 |
+//! | `avg_quality` | mean level index of the video segments loaded, each at the level that plays (0 = lowest) | WWW'21 §3.3 |
 //! | `avg_bitrate_bps` | mean nominal bitrate of those segments | |
 //! | `stall_rate` | (playback time − media played) / video length = stall time after start / length; equals Eq. 1 once playback completes | WWW'21 Eq. 1 |
 //! | `rebuffer_ratio` | stall time / (media played + stall time), after the first frame | Puffer (spec §5.2) |
@@ -10,6 +10,7 @@
 //! | `stall_count`, `stall_total_s`, `stalls_s` | stalls after the first frame | |
 //! | `quality_switches` | consecutive video segments with different levels | |
 //! | `quality_down_switches` | segments of lower quality than the previous one | ATC'23 §5 |
+//! | `segments_replaced`, `replaced_bytes` | fast switching's re-fetches; bytes of complete video loads that do not play (overwritten, or replacements that came too late) | |
 //! | `qoe_lin` | Σ R/Mbps − 4.3 · stall s − Σ \|ΔR\|/Mbps (per-session total), and per segment | Pensieve QoE_lin (spec §3.3) |
 
 use super::player::{Player, VIDEO};
@@ -23,11 +24,14 @@ const QOE_LIN_SMOOTH: f64 = 1.0;
 
 pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
     let video = player.video();
-    let segs: Vec<_> = player
+    let segs: Vec<_> = player.shown().collect();
+    let loads = player
         .records()
         .iter()
-        .filter(|r| r.track == VIDEO && !r.download.abandoned)
-        .collect();
+        .filter(|r| r.track == VIDEO && !r.download.abandoned);
+    let replaced = loads.clone().filter(|r| r.replacement).count();
+    let loaded_bytes: u64 = loads.map(|r| r.download.bytes).sum();
+    let shown_bytes: u64 = segs.iter().map(|r| r.download.bytes).sum();
     let levels: Vec<usize> = segs.iter().map(|r| r.download.level).collect();
     let rates: Vec<f64> = segs.iter().map(|r| r.bitrate_bps).collect();
     let n = segs.len().max(1) as f64;
@@ -53,6 +57,8 @@ pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
     json!({
         "video": video.name,
         "segments_downloaded": segs.len(),
+        "segments_replaced": replaced,
+        "replaced_bytes": loaded_bytes - shown_bytes,
         "segments_total": video.segments,
         "segments_abandoned": abandoned,
         "avg_quality": opt((!segs.is_empty()).then(|| levels.iter().sum::<usize>() as f64 / n)),

@@ -151,7 +151,12 @@ impl Video {
 
     /// Total media time.
     pub fn length(&self) -> Duration {
-        Duration::from_nanos(self.segment_duration.as_nanos() * self.segments as u64)
+        self.start(self.segments)
+    }
+
+    /// Media time at which segment `index` begins.
+    pub fn start(&self, index: usize) -> Duration {
+        Duration::from_nanos(self.segment_duration.as_nanos() * index as u64)
     }
 
     /// Highest level whose bitrate is at most `bps` (the lowest if none is): dash.js

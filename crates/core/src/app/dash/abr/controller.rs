@@ -196,7 +196,7 @@ impl DashJs {
     }
 
     fn is_abandoning(&mut self, now: Time) -> bool {
-        if self.abandon_until.is_some_and(|t| now >= t) {
+        if !self.abandoning(now) {
             self.abandon_until = None;
         }
         self.abandon_until.is_some()
@@ -283,6 +283,10 @@ impl Abr for DashJs {
 
     fn on_buffer_level(&mut self, _now: Time, buffer: Duration) {
         self.observe(buffer, false);
+    }
+
+    fn abandoning(&self, now: Time) -> bool {
+        self.abandon_until.is_some_and(|t| now < t)
     }
 
     fn abandon(&mut self, ctx: &AbrContext, p: &Progress) -> Option<usize> {

@@ -173,6 +173,9 @@ fn an_abandonment_locks_the_level_for_ten_seconds() {
     assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
     assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
     assert_eq!(abr.decide(&ctx(&v, &h, 6.0, 2, 8.0)).level, 1);
+    // ABANDON_LOAD, which also bars a fast switch, holds for 10 s from the abandonment.
+    let at = |s: f64| Time::ZERO + Duration::from_secs_f64(s);
+    assert!(abr.abandoning(at(15.5)) && !abr.abandoning(at(15.7)));
     // After 10 s the lock is gone and ThroughputRule returns: 36 Mb/s → level 10.
     assert_eq!(abr.decide(&ctx(&v, &h, 15.7, 2, 8.0)).level, 10);
 }

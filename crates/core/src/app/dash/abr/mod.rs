@@ -158,6 +158,11 @@ pub trait Abr {
         None
     }
 
+    /// An abandonment's ABANDON_LOAD state holds at `now` (no fast switch then).
+    fn abandoning(&self, _now: Time) -> bool {
+        false
+    }
+
     /// The rule's current throughput estimate, bits/s (for segments.parquet).
     fn estimate_bps(&self) -> Option<f64>;
 
