@@ -46,9 +46,10 @@
 //!   no-drops; v5 logs only decisions where some rule proposed a level.
 //! * The v5 abandonment rate (bytes after the first progress event over the
 //!   time since it) is taken from the spec, not re-read from v5 code.
-//! * `fast_switching` follows v5's logic (`StreamProcessor`) with either base;
-//!   dash.js 2.x–3.x, where it was off by default, checked the segment ahead at
-//!   every schedule instead of at a quality change.
+//! * `fast_switching` follows v5's logic (`StreamProcessor`) with either base.
+//!   dash.js 2.x, where it was off by default, checked the segment ahead at every
+//!   schedule rather than at a quality change (`validateExecutedFragmentRequest`);
+//!   3.x's code for it we have not read.
 //! * v5 has no cache hits: its `ThroughputModel._isCachedResponse` asks the
 //!   Resource Timing API (on by default) whether the transfer size was 0, which
 //!   a network fetch never is; its thresholds (10 ms video, 5 ms audio, on the
