@@ -135,8 +135,6 @@ struct TrackState {
     first_level: Vec<Option<usize>>,
     /// Per segment: the record (into `Player::records`) of the load that plays.
     shown: Vec<Option<usize>>,
-    /// Level of the last media request (dash.js's current representation).
-    requested_level: Option<usize>,
     history: Vec<Download>,
     last_level: Option<usize>,
     /// Earliest time the next request may go (BOLA's pacing delay).
@@ -178,7 +176,6 @@ impl Player {
             initialized: vec![false; media.levels()],
             first_level: vec![None; media.segments],
             shown: vec![None; media.segments],
-            requested_level: None,
             media,
             next: 0,
             fetching: None,
@@ -405,7 +402,10 @@ impl Player {
     /// buffered media (see the module header).
     fn fast_switch(&self, now: Time, level: usize) -> Option<usize> {
         let t = &self.tracks[VIDEO];
-        if !self.cfg.fast_switching || t.requested_level.is_none_or(|q| q == level) {
+        // dash.js's current representation: the level of the last media request, which (no
+        // fetch being in flight at a decision) is the last download, complete or abandoned
+        let current = t.history.last().map(|d| d.level);
+        if !self.cfg.fast_switching || current.is_none_or(|q| q == level) {
             return None;
         }
         let seg = t.media.segment_duration;
@@ -427,9 +427,6 @@ impl Player {
             None
         };
         let buffer_at_request = self.level(want.track);
-        if !want.init {
-            self.tracks[want.track].requested_level = Some(want.level);
-        }
         self.tracks[want.track].fetching = Some(Fetch {
             track: want.track,
             index: want.index,
