@@ -174,16 +174,20 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
 
     /// A DASH session over any path plays to the end: every segment index arrives exactly
-    /// once at its level's full size, whatever the algorithm, page, init segments, HTTP
-    /// version (HTTP/1.1's connections share the flow's host), ABR, transport and
-    /// abandonments, and every packet is delivered, dropped or still in flight.
+    /// once at its level's full size (and any fast-switching re-fetch of it whole too),
+    /// whatever the algorithm, page, init segments, HTTP version (HTTP/1.1's connections
+    /// share the flow's host), ABR, dash.js profile, transport and abandonments; the session
+    /// lasts its start-up, the video and its stalls, to the microsecond; and every packet is
+    /// delivered, dropped or still in flight.
     #[test]
     fn every_dash_segment_arrives_once_and_whole(
         rate in 2u64..40, rtt in 2u64..150, limit in 5u64..400, loss in prop_oneof![Just(0.0), 0.0f64..0.03],
         burst in prop_oneof![Just(None), (2u64..2000).prop_map(Some)],
         cc in cca(),
         http in prop_oneof![Just("h1"), Just("h2")],
-        abr in prop_oneof![Just(json!("dynamic")), Just(json!("bola")), Just(json!("rb")), Just(json!({"kind": "fixed", "level": 2}))],
+        abr in proptest::sample::select(vec![json!("dynamic"), json!("bola"), json!("throughput"), json!("bba"), json!("rb"),
+                                             json!("festive"), json!("robust_mpc"), json!({"kind": "fixed", "level": 2})]),
+        profile in prop_oneof![Just("v3"), Just("v5")],
         page in proptest::collection::vec(1u64..300_000, 0..3),
         init in prop_oneof![Just(0u64), 1u64..3000],
         audio in any::<bool>(),
@@ -192,7 +196,7 @@ proptest! {
         let path = Path { rate_mbps: rate, rtt_ms: rtt, limit_pkts: limit, loss, burst_kb: burst, jitter_us: 0, topology: "dumbbell", netem: None };
         let mut s = scenario(path, &[cc], &[1]);
         let ladder = [1e6, 2e6, 4e6];
-        let mut app = json!({"kind": "dash", "http": http, "abr": abr, "init_segment": format!("{init}B"),
+        let mut app = json!({"kind": "dash", "http": http, "abr": abr, "profile": profile, "init_segment": format!("{init}B"),
                              "page": page.iter().map(|b| format!("{b}B")).collect::<Vec<_>>(),
                              "video": {"bitrates": ["1Mbps", "2Mbps", "4Mbps"], "segment_duration": "2s", "segments": 10}});
         if audio {
@@ -204,14 +208,28 @@ proptest! {
         let out = run(&s);
         let st = &out.stats;
         prop_assert_eq!(st.packets, st.packets_received + st.packets_dropped + st.packets_in_network);
-        prop_assert_eq!(&out.summary["flows"]["f0"]["playback_complete"], &json!(true));
+        let flow = &out.summary["flows"]["f0"];
+        prop_assert_eq!(&flow["playback_complete"], &json!(true));
         let seg = &out.metrics.segments;
         let mut seen = [0u32; 10];
+        let mut replaced = 0;
         for i in (0..seg.len()).filter(|&i| seg.track[i] == 0 && !seg.abandoned[i]) {
-            seen[seg.index[i] as usize] += 1;
+            if seg.replacement[i] {
+                replaced += 1;
+            } else {
+                seen[seg.index[i] as usize] += 1;
+            }
             let full = (ladder[seg.level[i] as usize] * 2.0 / 8.0) as u64;
             prop_assert_eq!(seg.bytes[i], full, "segment {}", seg.index[i]);
         }
         prop_assert_eq!(seen, [1u32; 10]);
+        prop_assert_eq!(flow["segments_replaced"].as_u64(), Some(replaced));
+        if profile == "v3" {
+            prop_assert_eq!(replaced, 0);
+        }
+        let f = |key: &str| flow[key].as_f64().unwrap();
+        let session = f("startup_delay_s") + 20.0 + f("stall_total_s");
+        prop_assert!((f("completion_time_s") - session).abs() < 1e-6,
+                     "completion {} s, start-up + video + stalls {} s", f("completion_time_s"), session);
     }
 }
