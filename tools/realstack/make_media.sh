@@ -5,7 +5,8 @@
 # (bitrate x 5 s), as the paper set minrate/maxrate/bufsize for. The picture is ffmpeg's
 # 320x180 test pattern: the size of a segment, not its picture, is what loads the network.
 # One AdaptationSet holds all levels, so dash.js can switch between them. Adds dash.js
-# (npm package `dashjs`, default 3.0.3, the release of the paper's Chrome 80 days) and
+# (npm package `dashjs`, default 3.0.3, the release of the paper's Chrome 80 days; 4.x and 5.x
+# play too) and
 # player.html. Needs ffmpeg and npm. Takes 2.6 GB of disk per 150 s of video (11 GB for 635 s).
 # Usage: make_media.sh OUTDIR [SECONDS=150] [DASHJS_VERSION=3.0.3]
 set -euo pipefail
@@ -34,6 +35,10 @@ sed -i 's/minBufferTime="[^"]*"/minBufferTime="PT1.5S"/' "$out/manifest.mpd"
 
 tmp=$(mktemp -d)
 (cd "$tmp" && npm pack --silent "dashjs@$dashjs" > /dev/null && tar xzf dashjs-*.tgz)
-cp "$tmp/package/dist/dash.all.min.js" "$out/"
+# dash.js 5 ships its browser (UMD) build under dist/modern/umd
+for js in dist/dash.all.min.js dist/modern/umd/dash.all.min.js; do
+    [[ -f $tmp/package/$js ]] && { cp "$tmp/package/$js" "$out/"; break; }
+done
+[[ -f $out/dash.all.min.js ]] || { echo "no dash.all.min.js in dashjs@$dashjs" >&2; exit 1; }
 rm -rf "$tmp"
 cp "$here/player.html" "$out/index.html"

@@ -187,7 +187,7 @@ proptest! {
         http in prop_oneof![Just("h1"), Just("h2")],
         abr in proptest::sample::select(vec![json!("dynamic"), json!("bola"), json!("throughput"), json!("bba"), json!("rb"),
                                              json!("festive"), json!("robust_mpc"), json!({"kind": "fixed", "level": 2})]),
-        profile in prop_oneof![Just("v3"), Just("v5")],
+        profile in prop_oneof![Just("v3"), Just("v4"), Just("v5")],
         page in proptest::collection::vec(1u64..300_000, 0..3),
         init in prop_oneof![Just(0u64), 1u64..3000],
         audio in any::<bool>(),

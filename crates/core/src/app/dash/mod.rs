@@ -81,6 +81,7 @@ impl DashSession {
             schedule_poll: p.schedule_poll,
             audio_target_extra: p.audio_target_extra,
             fast_switching: p.fast_switching,
+            fast_switch_ahead: p.fast_switch_ahead,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
         debug_assert!(

@@ -37,18 +37,20 @@
 //! history and the segment records leave them out (`AbrController.onMetricAdded`
 //! keeps `MEDIA_SEGMENT_TYPE` requests only).
 //!
-//! Fast switching (dash.js v5's default; `Profile::fast_switching`), as v5's
+//! Fast switching (dash.js v4's and v5's default; `Profile::fast_switching`), as
 //! `StreamProcessor._prepareForFastQualitySwitch` does it: when a decision changes
-//! the video level, the segment 1.5 segment durations ahead of the playhead was
-//! first loaded at a lower bitrate, the buffer holds at least those 1.5 segments and
-//! no abandonment holds (ALLOW_LOAD), the request goes for that segment instead of
-//! the next one, and requests continue in order from there, re-fetching what is
-//! buffered behind it (the buffer level is unchanged by an overwrite, so the usual
-//! target gates each one). dash.js compares with the first request it executed for
-//! that time (`FragmentModel.getRequests(...)[0]`), so the comparison is with a
-//! segment's first load, not with a replacement. A replacement plays if it arrives
-//! before its segment begins to play; one that arrives later is counted but does
-//! not change what played (the media element keeps playing what it has).
+//! the video level, the segment `fast_switch_ahead` segment durations ahead of the
+//! playhead (v4: 1.5; v5: 0, the segment playing) was last loaded at a lower
+//! bitrate, the buffer holds at least that much and no abandonment holds
+//! (ALLOW_LOAD), the request goes for that segment instead of the next one, and
+//! requests continue in order from there, re-fetching what is buffered behind it
+//! (the buffer level is unchanged by an overwrite, so the usual target gates each
+//! one). dash.js compares with the executed request that `FragmentModel`'s
+//! `getRequestForTime` finds for that time, scanning from the newest: a segment's
+//! latest complete load, replacements included (4.7.4 and 5.2.1 alike). A
+//! replacement plays if it arrives before its segment begins to play; one that
+//! arrives later is counted but does not change what played (the media element
+//! keeps playing what it has).
 //!
 //! Deviations: no seeking.
 
@@ -70,8 +72,10 @@ pub struct PlayerConfig {
     /// Interval of the scheduler's checks after an append (zero: checks at every instant).
     pub schedule_poll: Duration,
     pub audio_target_extra: Duration,
-    /// An up-switch re-fetches buffered segments (dash.js `fastSwitchEnabled`).
+    /// A rise in level re-fetches buffered segments (dash.js `fastSwitchEnabled`) from
+    /// `fast_switch_ahead` segment durations ahead of the playhead.
     pub fast_switching: bool,
+    pub fast_switch_ahead: f64,
 }
 
 /// How often a playing media element reports its buffer level (dash.js reacts to
@@ -130,9 +134,9 @@ struct TrackState {
     /// End of the media time buffered from the start of the content (first loads
     /// arrive in order; a replacement overwrites and does not extend it).
     buffered: Duration,
-    /// Per segment: the level of its first load (what dash.js's executed-request
-    /// lookup finds), once it has been loaded.
-    first_level: Vec<Option<usize>>,
+    /// Per segment: the level of its latest complete load (what dash.js's
+    /// executed-request lookup finds), once it has been loaded.
+    loaded_level: Vec<Option<usize>>,
     /// Per segment: the record (into `Player::records`) of the load that plays.
     shown: Vec<Option<usize>>,
     history: Vec<Download>,
@@ -174,7 +178,7 @@ impl Player {
     pub fn new(cfg: PlayerConfig, video: Video, audio: Option<Video>, abr: Box<dyn Abr>) -> Self {
         let track = |media: Video| TrackState {
             initialized: vec![false; media.levels()],
-            first_level: vec![None; media.segments],
+            loaded_level: vec![None; media.segments],
             shown: vec![None; media.segments],
             media,
             next: 0,
@@ -409,14 +413,14 @@ impl Player {
             return None;
         }
         let seg = t.media.segment_duration;
-        let safe = Duration::from_nanos(seg.as_nanos() * 3 / 2);
+        let safe = seg.mul_f64(self.cfg.fast_switch_ahead);
         if self.level(VIDEO) < safe || self.abr.abandoning(now) {
             return None;
         }
         let ahead = ((self.playhead + safe).as_nanos() / seg.as_nanos()) as usize;
-        let first = t.first_level.get(ahead).copied().flatten()?;
+        let loaded = t.loaded_level.get(ahead).copied().flatten()?;
         let rates = &t.media.bitrates_bps;
-        (rates[first] < rates[level]).then_some(ahead)
+        (rates[loaded] < rates[level]).then_some(ahead)
     }
 
     /// A request for `want` went out as HTTP exchange `exchange`.
@@ -530,10 +534,10 @@ impl Player {
         let record = self.records.len();
         let t = &mut self.tracks[track];
         t.checks_from = now;
-        let replacement = t.first_level[f.index].is_some();
+        let replacement = t.loaded_level[f.index].is_some();
         if !abandoned {
             let start = t.media.start(f.index);
-            t.first_level[f.index].get_or_insert(f.level);
+            t.loaded_level[f.index] = Some(f.level);
             if playhead <= start {
                 t.shown[f.index] = Some(record);
             }

@@ -75,6 +75,7 @@ fn config(poll: Duration) -> PlayerConfig {
         schedule_poll: poll,
         audio_target_extra: Duration::ZERO,
         fast_switching: false,
+        fast_switch_ahead: 1.5,
     }
 }
 
@@ -491,6 +492,28 @@ fn an_up_switch_re_fetches_the_buffer_from_one_and_a_half_segments_ahead() {
 }
 
 #[test]
+fn dash_js_5_re_fetches_the_segment_under_the_playhead_whatever_the_buffer() {
+    // v5.2.1: 1.5 × a null fragment duration = 0 segments ahead, and no buffer needed
+    let zero_ahead = |script| {
+        let mut p = switching(script, true);
+        p.cfg.fast_switch_ahead = 0.0;
+        p.begin(Time::ZERO);
+        fetch_all(&mut p, Time::ZERO);
+        p
+    };
+    // at 2 s segment 0 is playing: it is fetched again (too late to play), then 1 and 2
+    let mut p = zero_ahead(vec![0, 0, 0, 2]);
+    let got = fetch_all(&mut p, secs(2.0));
+    assert_eq!(requests(&got), [(0, 2), (1, 2), (2, 2), (3, 2)]);
+    assert_eq!(shown_levels(&p), [0, 2, 2, 2]);
+    // with 1 s buffered, at 14 s, it still replaces the segment playing (2) before going on
+    let mut p = zero_ahead(vec![0, 0, 0, 2]);
+    let got = fetch_all(&mut p, secs(14.0));
+    assert_eq!(requests(&got)[..2], [(2, 2), (3, 2)]);
+    assert!(p.records()[3].replacement && !p.records()[4].replacement);
+}
+
+#[test]
 fn without_fast_switching_or_while_abandoning_the_new_level_starts_after_the_buffer() {
     for (fast, abandoning) in [(false, false), (true, true)] {
         let mut p = switching_abandoning(vec![0, 0, 0, 2], fast, abandoning);
@@ -530,18 +553,23 @@ fn a_replacement_that_arrives_after_its_segment_began_does_not_play() {
 }
 
 #[test]
-fn the_comparison_is_with_a_segments_first_load() {
-    // segment 1 is replaced at level 2; a later switch to level 1 compares with its first
-    // load (level 0), as dash.js's executed-request lookup does, and replaces it again
-    let mut p = switching(vec![0, 0, 0, 2, 2, 2, 1], true);
-    p.begin(Time::ZERO);
-    fetch_all(&mut p, Time::ZERO);
-    fetch_all(&mut p, secs(2.0));
-    // at 7 s (level 13 s again) 7 + 7.5 s falls in segment 2: its first load was level 0,
-    // so segments 2 and 3, buffered at level 2, are fetched again at level 1
-    assert_eq!(
-        requests(&fetch_all(&mut p, secs(7.0))),
-        [(2, 1), (3, 1), (4, 1)]
-    );
-    assert_eq!(shown_levels(&p), [0, 2, 1, 1, 1]);
+fn the_comparison_is_with_a_segments_latest_load() {
+    // segments 1 and 2 are replaced at level 2 (first loaded at 0); at 7 s (level 13 s
+    // again) 7 + 7.5 s falls in segment 2, and dash.js's executed-request lookup, scanning
+    // from the newest, finds the level-2 copy
+    let at_seven = |last: usize| {
+        let mut p = switching(vec![0, 0, 0, 2, 2, 2, last], true);
+        p.begin(Time::ZERO);
+        fetch_all(&mut p, Time::ZERO);
+        fetch_all(&mut p, secs(2.0));
+        let got = requests(&fetch_all(&mut p, secs(7.0)));
+        (got, shown_levels(&p))
+    };
+    // a switch to level 1 is below that copy: nothing is replaced, the buffer grows
+    assert_eq!(at_seven(1), (vec![(4, 1)], vec![0, 2, 2, 2, 1]));
+    // a switch to level 3 is above it: segments 2 and 3 are fetched again (and, at the top
+    // level's 30 s target, the buffer grows on to segment 6)
+    let (got, shown) = at_seven(3);
+    assert_eq!(got[..3], [(2, 3), (3, 3), (4, 3)]);
+    assert_eq!(shown[..5], [0, 2, 3, 3, 3]);
 }

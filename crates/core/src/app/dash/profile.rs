@@ -4,10 +4,10 @@
 //!
 //! # In a nutshell
 //!
-//! One struct, two presets. [`Profile::v3`] is dash.js v3.0–v3.1 (early 2020,
+//! One struct, three presets. [`Profile::v3`] is dash.js v3.0–v3.1 (early 2020,
 //! the release Chrome v80 testbeds such as WWW'21 ran) and the DEFAULT;
-//! [`Profile::v5`] is dash.js v5 (HEAD). Every field can be overridden from a
-//! scenario:
+//! [`Profile::v4`] is dash.js 4.7; [`Profile::v5`] is dash.js v5 (HEAD).
+//! Every field can be overridden from a scenario:
 //!
 //! ```text
 //!   profile = "v5"
@@ -28,6 +28,11 @@
 //!   `controllers/AbrController.js`.
 //! * dash.js v4.7.4 and v5 (HEAD) `Settings.js`; bloatlab spec
 //!   `abr-and-traces.md` §1.2, §1.5–1.7, §1.9, §1.11, §1.12.
+//! * dash.js 4.5.3 (`Settings.js`, `ScheduleController.js`, `StreamProcessor.js`,
+//!   `AbrController.js`, `InsufficientBufferRule.js`, `AbandonRequestsRule.js`,
+//!   `BufferController.js`) and 4.7.3 (`ThroughputHistory.js`, `SwitchHistoryRule.js`,
+//!   `AbrController.js`, `ScheduleController.js`), read in forks at those versions
+//!   (the DiceTechnology fork's own changes set aside), for `v4`.
 //!
 //! # Deviations
 //!
@@ -38,15 +43,37 @@
 //!   (`arr[i]/arr[i-1]`, fixed by dash.js PR #3276 in June 2020, v3.1.2);
 //!   InsufficientBufferRule waits only for the first BUFFER_LOADED (v3.0
 //!   code; later releases ignore the first 2 appended segments instead);
-//!   AbandonRequestsRule averages 5 cumulative per-event rates; while
+//!   AbandonRequestsRule averages the segment's cumulative per-event rates
+//!   once it has 5; while
 //!   ABANDON_LOAD holds, only *up*-switches are applied (`newQuality >
-//!   oldQuality` in v3/v4; v5 allows only down-switches). SwitchHistoryRule
+//!   oldQuality` in v3 and early 4.x; 4.5 on and v5 allow only down-switches). SwitchHistoryRule
 //!   acts on 6 decisions of a history of 8, as in v4.
 //! * `switch_history_logs_no_change`: v3 logs NO_CHANGE decisions as
 //!   no-drops; v5 logs only decisions where some rule proposed a level.
 //! * The v5 abandonment rate (bytes after the first progress event over the
 //!   time since it) is taken from the spec, not re-read from v5 code.
-//! * `fast_switching` follows v5's logic (`StreamProcessor`) with either base.
+//! * `v4` is `v3` with what dash.js 4.x changed by 4.7 (read in 4.5.3 and 4.7.3
+//!   code; checked against 4.7.4 in Chromium): stall threshold 0.3 s;
+//!   the audio target is the video level + 1 s; the sliding window scans the
+//!   newest samples; InsufficientBufferRule ignores the first 2 appended
+//!   segments; while ABANDON_LOAD holds only down-switches apply (4.5 on;
+//!   earlier 4.x texts still have up); fast switching on, 1.5 segment
+//!   durations ahead (below). Like v3 it requests while the level is below the
+//!   target (4.x `ScheduleController`: `bufferLevel < getBufferTarget()`), keeps
+//!   the 12 s stable buffer, the sliding window, dead-time latency, strict
+//!   DYNAMIC thresholds, factor 0.5, 6 switch-history samples with NO_CHANGE
+//!   logged and the history reset by an abandonment, and 5 cumulative rates in
+//!   AbandonRequestsRule.
+//! * `fast_switching` follows v5's logic (`StreamProcessor`) with any base.
+//!   How far ahead of the playhead it looks, and the buffer it needs, is
+//!   `fast_switch_ahead` segment durations. 4.7.4 and 5.2.1 both compute
+//!   `1.5 * (isNaN(rep.fragmentDuration) ? 1 : rep.fragmentDuration)` for the
+//!   new representation. 4.7.4's representations carry their segment duration,
+//!   so that is 1.5 segments. 5.2.1 initialises `fragmentDuration = null`, and
+//!   for a `SegmentTemplate@duration` manifest (ffmpeg's) it
+//!   stays null; `isNaN(null)` is false and `1.5 * null` is 0. So v5 replaces
+//!   the segment under the playhead, whatever the buffer holds. Both were seen
+//!   segment by segment in Chromium (`tools/realstack`, docs/fidelity/www21.md).
 //!   dash.js 2.x, where it was off by default, checked the segment ahead at every
 //!   schedule rather than at a quality change (`validateExecutedFragmentRequest`);
 //!   3.x's code for it we have not read.
@@ -56,7 +83,7 @@
 //!   whole request time) serve only browsers without that API. v5 thresholds are
 //!   therefore 0; a scenario that sets one gets the v3 filter.
 //!
-//! # Constants (v3 / v5)
+//! # Constants (v3 / v5; v4 is v3 but for the changes listed above)
 //!
 //! | Name | Value | Unit | Meaning | Source |
 //! |------|-------|------|---------|--------|
@@ -98,8 +125,9 @@
 //! | `abandon_grace_time` | 500 | ms | no abandonment before this since first byte | AbandonRequestsRule |
 //! | `abandon_min_samples` | 5 / 6 | progress events | samples before abandoning | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
 //! | `abandon_rate` | mean of cumulative / since first progress | — | how the in-flight rate is measured | AbandonRequestsRule |
-//! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v5 `<` |
-//! | `fast_switching` | off / on | — | an up-switch re-fetches the buffered segments from 1.5 segments ahead of the playhead | v3 `fastSwitchEnabled: false`, v5 `null` (on for VoD); v5 `StreamProcessor._prepareForFastQualitySwitch` |
+//! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v4.5+ and v5 `<` |
+//! | `fast_switching` | off / on | — | a rise in level re-fetches the buffered segments from `fast_switch_ahead` on | v3 `fastSwitchEnabled: false`, v4 `true`, v5 `null` (on for VoD); `StreamProcessor._prepareForFastQualitySwitch` |
+//! | `fast_switch_ahead` | 1.5 / 0 | segments | where the re-fetch starts, ahead of the playhead, and the buffer it needs (v4 1.5) | `1.5 * fragmentDuration`, which v5.2.1 leaves null (above) |
 
 use crate::scenario::units::DurationField;
 use crate::time::Duration;
@@ -241,12 +269,14 @@ pub struct Profile {
     pub abandon_min_samples: usize,
     pub abandon_rate: AbandonRate,
     pub switches_during_abandon: Direction,
-    /// An up-switch replaces the buffered segments from 1.5 segments ahead of the playhead.
+    /// A rise in level replaces the buffered segments from `fast_switch_ahead` on.
     pub fast_switching: bool,
+    /// Segment durations ahead of the playhead where a fast switch starts (and buffer it needs).
+    pub fast_switch_ahead: f64,
 }
 
 /// Preset names accepted for `profile`.
-pub const PROFILE_NAMES: &[&str] = &["v3", "v5"];
+pub const PROFILE_NAMES: &[&str] = &["v3", "v4", "v5"];
 
 impl Default for Profile {
     fn default() -> Self {
@@ -303,6 +333,20 @@ impl Profile {
             abandon_rate: AbandonRate::MeanOfCumulative,
             switches_during_abandon: Direction::Up,
             fast_switching: false,
+            fast_switch_ahead: 1.5,
+        }
+    }
+
+    /// dash.js 4.7: v3 with the changes the module header lists.
+    pub fn v4() -> Self {
+        Profile {
+            stall_threshold: Duration::from_millis(300),
+            audio_target_extra: Duration::from_secs(1),
+            window_scan: WindowScan::Newest,
+            insufficient_buffer_ignore_segments: 2,
+            switches_during_abandon: Direction::Down,
+            fast_switching: true,
+            ..Profile::v3()
         }
     }
 
@@ -330,14 +374,16 @@ impl Profile {
             abandon_rate: AbandonRate::SinceFirstProgress,
             switches_during_abandon: Direction::Down,
             fast_switching: true,
+            fast_switch_ahead: 0.0,
             ..Profile::v3()
         }
     }
 
-    /// A preset by name (`"v3"`, `"v5"`).
+    /// A preset by name (`"v3"`, `"v4"`, `"v5"`).
     pub fn preset(name: &str) -> Result<Self, String> {
         match name {
             "v3" => Ok(Profile::v3()),
+            "v4" => Ok(Profile::v4()),
             "v5" => Ok(Profile::v5()),
             other => Err(format!(
                 "unknown dash.js profile {other:?} (allowed: {})",
@@ -386,6 +432,12 @@ impl Profile {
         positive("ewma_weight_per_second", self.ewma_weight_per_second)?;
         positive("abandon_multiplier", self.abandon_multiplier)?;
         positive("switch_history_threshold", self.switch_history_threshold)?;
+        if !(self.fast_switch_ahead >= 0.0 && self.fast_switch_ahead <= 100.0) {
+            return Err(format!(
+                "fast_switch_ahead = {} is out of range: allowed 0 ≤ fast_switch_ahead ≤ 100 (segments)",
+                self.fast_switch_ahead
+            ));
+        }
         for (name, v) in [
             (
                 "ewma_throughput_fast_half_life",
@@ -576,7 +628,44 @@ mod tests {
         assert_eq!(v5.abandon_min_samples, 6);
         assert_eq!(v5.switches_during_abandon, Direction::Down);
         assert!(v5.fast_switching);
+        // 5.2.1: `1.5 * null`, the segment under the playhead
+        assert_eq!((v3.fast_switch_ahead, v5.fast_switch_ahead), (1.5, 0.0));
         assert!(v3.validate().is_ok() && v5.validate().is_ok());
+        let far = Profile {
+            fast_switch_ahead: -1.0,
+            ..Profile::v5()
+        };
+        let e = far.validate().unwrap_err();
+        assert!(
+            e.contains("fast_switch_ahead = -1") && e.contains("0 ≤"),
+            "{e}"
+        );
+    }
+
+    /// dash.js 4.5.3 / 4.7.3: v3 but for the six values the header lists.
+    #[test]
+    fn v4_is_v3_with_what_dash_js_4_changed() {
+        let v4 = Profile::v4();
+        assert_eq!(
+            v4,
+            Profile {
+                // Settings.js `buffer.stallThreshold: 0.3`
+                stall_threshold: Duration::from_millis(300),
+                // ScheduleController `Math.max(videoBufferLevel + 1, fragmentDuration)`
+                audio_target_extra: Duration::from_secs(1),
+                // ThroughputHistory `arr[arr.length - i] / arr[arr.length - i - 1]`
+                window_scan: WindowScan::Newest,
+                // InsufficientBufferRule `SEGMENT_IGNORE_COUNT = 2`
+                insufficient_buffer_ignore_segments: 2,
+                // AbrController `... === ALLOW_LOAD || newQuality < oldQuality`
+                switches_during_abandon: Direction::Down,
+                // Settings.js `buffer.fastSwitchEnabled: true`; 1.5 × fragmentDuration (v3's value)
+                fast_switching: true,
+                ..Profile::v3()
+            }
+        );
+        assert_eq!(read("\"v4\"").unwrap(), v4);
+        assert!(v4.validate().is_ok());
     }
 
     #[test]
@@ -603,8 +692,8 @@ mod tests {
 
     #[test]
     fn unknown_presets_and_fields_are_errors_that_say_what_is_allowed() {
-        let e = read("\"v4\"").unwrap_err();
-        assert!(e.contains("v4") && e.contains("v3, v5"), "{e}");
+        let e = read("\"v6\"").unwrap_err();
+        assert!(e.contains("v6") && e.contains("v3, v4, v5"), "{e}");
         let e = read(r#"{"bufer_time_default": "20s"}"#).unwrap_err();
         assert!(
             e.contains("bufer_time_default") && e.contains("buffer_time_default"),
