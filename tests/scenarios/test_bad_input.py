@@ -64,6 +64,13 @@ CASES = {
         GOOD.replace('"100KB"', '"1KB"'),
         ["bottleneck.queue.limit", "1000 bytes", "1500"],
     ),
+    "dash.js profile constant out of range": (
+        GOOD.replace(
+            'app = { kind = "bulk" }',
+            'app = { kind = "dash", video = "bbb", profile = { base = "v5", fast_switch_ahead = -1 } }',
+        ),
+        ["flow[0].app.profile", "fast_switch_ahead = -1", "0 ≤ fast_switch_ahead ≤ 100"],
+    ),
     "malformed trace": (
         GOOD.replace('rate = "10Mbps"', 'trace = "bad.trace"'),
         ["bottleneck.trace", "bad.trace", "line 3"],

@@ -451,6 +451,11 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                     path: format!("{path}.app.abr"),
                     message: m,
                 })?;
+            let profile = profile.clone().unwrap_or_default();
+            profile.validate().map_err(|m| ScenarioError {
+                path: format!("{path}.app.profile"),
+                message: m,
+            })?;
             let max_connections = max_connections.unwrap_or(http::H1_MAX_CONNECTIONS as u32);
             if !(1..=http::H1_MAX_CONNECTIONS as u32).contains(&max_connections) {
                 return err(
@@ -481,7 +486,7 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 audio,
                 abr,
                 http: http.unwrap_or_default(),
-                profile: profile.clone().unwrap_or_default(),
+                profile,
                 max_connections: max_connections as usize,
                 page,
             })))
