@@ -67,7 +67,8 @@ CASES = {
     "dash.js profile constant out of range": (
         GOOD.replace(
             'app = { kind = "bulk" }',
-            'app = { kind = "dash", video = "bbb", profile = { base = "v5", fast_switch_ahead = -1 } }',
+            'app = { kind = "dash", video = "bbb", '
+            'profile = { base = "v5", fast_switch_ahead = -1 } }',
         ),
         ["flow[0].app.profile", "fast_switch_ahead = -1", "0 ≤ fast_switch_ahead ≤ 100"],
     ),
