@@ -21,6 +21,18 @@ def header(conn: socket.socket, status: bytes, size: int, kind: str) -> None:
 
 
 def answer(conn: socket.socket, name: str, media: Path | None) -> None:
+    """Sends one response corked, as nginx's `tcp_nopush` does: the header leaves with the start
+    of the body. Sent uncorked, the header was a small segment of its own, and Nagle's rule held a
+    small body (an 840-byte init segment) until the client acknowledged it: a round trip and a
+    delayed ACK, 0.15 s on the 100 ms path, added to every init segment."""
+    conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 1)
+    try:
+        respond(conn, name, media)
+    finally:
+        conn.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, 0)
+
+
+def respond(conn: socket.socket, name: str, media: Path | None) -> None:
     if name.isdigit():
         size = int(name)
         header(conn, b"200 OK", size, "application/octet-stream")

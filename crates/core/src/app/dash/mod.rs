@@ -82,6 +82,7 @@ impl DashSession {
             audio_target_extra: p.audio_target_extra,
             fast_switching: p.fast_switching,
             fast_switch_ahead: p.fast_switch_ahead,
+            cache_init_segments: p.cache_init_segments,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
         debug_assert!(

@@ -29,13 +29,16 @@
 //! Initialization segments: a track's first segment at a level is preceded by
 //! that level's init segment (`Video::init_bytes`), requested at the check that
 //! chose the level; the media request follows once it has arrived, at that level
-//! without another ABR decision. Later segments at a level use the cached copy.
-//! This is dash.js 3.x's `ScheduleController.schedule()`: a quality that differs
-//! from `lastInitQuality` calls `switchInitData`, which loads the init segment
-//! unless `InitCache` holds it, and sets `checkPlaybackQuality = false` for the
-//! schedule that follows. Init segments are not media: the ABR's throughput
-//! history and the segment records leave them out (`AbrController.onMetricAdded`
-//! keeps `MEDIA_SEGMENT_TYPE` requests only).
+//! without another ABR decision. Later segments at a level need none. This is
+//! dash.js 3.x's `ScheduleController.schedule()`: a quality that differs from
+//! `lastInitQuality` calls `switchInitData`, which loads the init segment unless
+//! `InitCache` holds it, and sets `checkPlaybackQuality = false` for the schedule
+//! that follows. 3.x caches every init segment it loads, so a switch back to a
+//! level fetches nothing; 4.x and 5.x cache only with `cacheInitSegments`, off by
+//! default, so every change of level fetches the new level's init segment again
+//! (`PlayerConfig::cache_init_segments`). Init segments are not media: the ABR's
+//! throughput history and the segment records leave them out
+//! (`AbrController.onMetricAdded` keeps `MEDIA_SEGMENT_TYPE` requests only).
 //!
 //! Fast switching (dash.js v4's and v5's default; `Profile::fast_switching`), as
 //! `StreamProcessor._prepareForFastQualitySwitch` does it: when a decision changes
@@ -76,6 +79,10 @@ pub struct PlayerConfig {
     /// `fast_switch_ahead` segment durations ahead of the playhead.
     pub fast_switching: bool,
     pub fast_switch_ahead: f64,
+    /// Init segments once loaded are kept and appended from memory at a later switch
+    /// back to their level (dash.js `InitCache`); otherwise every change of level
+    /// fetches the new level's init segment again.
+    pub cache_init_segments: bool,
 }
 
 /// How often a playing media element reports its buffer level (dash.js reacts to
@@ -153,6 +160,9 @@ struct TrackState {
     chosen_level: Option<usize>,
     /// Levels whose init segment has arrived (dash.js's `InitCache`).
     initialized: Vec<bool>,
+    /// The level whose init segment the media buffer holds last (dash.js
+    /// `lastInitializedRepresentationId`): a media request at another level needs one.
+    appended_init: Option<usize>,
 }
 
 pub struct Player {
@@ -189,6 +199,7 @@ impl Player {
             not_before: Time::ZERO,
             checks_from: Time::ZERO,
             chosen_level: None,
+            appended_init: None,
         };
         let mut tracks = vec![track(video)];
         tracks.extend(audio.map(track));
@@ -384,7 +395,8 @@ impl Player {
             };
             let t = &mut self.tracks[track];
             let index = t.next;
-            let init = t.media.init_bytes > 0 && !t.initialized[level];
+            let cached = self.cfg.cache_init_segments && t.initialized[level];
+            let init = t.media.init_bytes > 0 && t.appended_init != Some(level) && !cached;
             let bytes = if init {
                 t.chosen_level = Some(level);
                 t.media.init_bytes
@@ -417,7 +429,15 @@ impl Player {
         if self.level(VIDEO) < safe || self.abr.abandoning(now) {
             return None;
         }
-        let ahead = ((self.playhead + safe).as_nanos() / seg.as_nanos()) as usize;
+        // dash.js looks up the media element's currentTime, which a stalled Chrome leaves short
+        // of the buffered end (by 0.03–0.06 s, its last frame, in dash.js 5.2.1's logs): in
+        // the segment that ran out, not at the start of the next (any amount short of a
+        // segment finds the same one)
+        let playhead = match self.stall_since {
+            Some(_) => self.playhead.saturating_sub(Duration::from_nanos(1)),
+            None => self.playhead,
+        };
+        let ahead = ((playhead + safe).as_nanos() / seg.as_nanos()) as usize;
         let loaded = t.loaded_level.get(ahead).copied().flatten()?;
         let rates = &t.media.bitrates_bps;
         (rates[loaded] < rates[level]).then_some(ahead)
@@ -431,7 +451,12 @@ impl Player {
             None
         };
         let buffer_at_request = self.level(want.track);
-        self.tracks[want.track].fetching = Some(Fetch {
+        let t = &mut self.tracks[want.track];
+        if !want.init {
+            // the level's init segment is in the buffer: fetched, or appended from the cache
+            t.appended_init = Some(want.level);
+        }
+        t.fetching = Some(Fetch {
             track: want.track,
             index: want.index,
             level: want.level,
@@ -503,6 +528,7 @@ impl Player {
             // appended to the buffer at once; the next check requests the media
             let t = &mut self.tracks[track];
             t.initialized[f.level] = true;
+            t.appended_init = Some(f.level);
             t.checks_from = now;
             return;
         }

@@ -76,6 +76,7 @@ fn config(poll: Duration) -> PlayerConfig {
         audio_target_extra: Duration::ZERO,
         fast_switching: false,
         fast_switch_ahead: 1.5,
+        cache_init_segments: true,
     }
 }
 
@@ -407,6 +408,31 @@ fn a_level_seen_before_needs_no_second_init_segment() {
     );
 }
 
+/// dash.js 4.x/5.x (`cacheInitSegments: false`): a level's init segment is fetched again
+/// at every change to that level, and not for a second segment at the same level.
+#[test]
+fn without_the_init_cache_every_change_of_level_fetches_an_init_segment() {
+    let (mut p, _, _) = scripted(vec![0, 0, 1, 0]);
+    p.cfg.cache_init_segments = false;
+    p.begin(Time::ZERO);
+    let got: Vec<_> = (0..7)
+        .map(|k| fetch_one(&mut p, ms(4000 * k), ms(4000 * k + 50), k))
+        .map(|w| (w.init, w.level))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (true, 0),
+            (false, 0),
+            (false, 0),
+            (true, 1),
+            (false, 1),
+            (true, 0),
+            (false, 0)
+        ]
+    );
+}
+
 #[test]
 fn init_segments_are_neither_media_nor_throughput_samples() {
     let (mut p, _, downloads) = scripted(vec![1]);
@@ -511,6 +537,15 @@ fn dash_js_5_re_fetches_the_segment_under_the_playhead_whatever_the_buffer() {
     let got = fetch_all(&mut p, secs(14.0));
     assert_eq!(requests(&got)[..2], [(2, 2), (3, 2)]);
     assert!(p.records()[3].replacement && !p.records()[4].replacement);
+    // stalled at 15 s, the end of segment 2, the element's time is still in segment 2 (Chrome
+    // stops it short of the buffered end): segment 2 is fetched again, then 3
+    let mut p = zero_ahead(vec![0, 0, 0, 2]);
+    p.advance(secs(16.0));
+    assert!(p.stall_since.is_some());
+    assert_eq!(
+        requests(&fetch_all(&mut p, secs(16.0)))[..2],
+        [(2, 2), (3, 2)]
+    );
 }
 
 #[test]

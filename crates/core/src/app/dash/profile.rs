@@ -58,7 +58,9 @@
 //!   newest samples; InsufficientBufferRule ignores the first 2 appended
 //!   segments; while ABANDON_LOAD holds only down-switches apply (4.5 on;
 //!   earlier 4.x texts still have up); fast switching on, 1.5 segment
-//!   durations ahead (below). Like v3 it requests while the level is below the
+//!   durations ahead (below); init segments not cached (4.7.4 Settings.js
+//!   `cacheInitSegments: false`, as in 5.2.1; v3 caches every one), so each
+//!   change of level fetches one. Like v3 it requests while the level is below the
 //!   target (4.x `ScheduleController`: `bufferLevel < getBufferTarget()`), keeps
 //!   the 12 s stable buffer, the sliding window, dead-time latency, strict
 //!   DYNAMIC thresholds, factor 0.5, 6 switch-history samples with NO_CHANGE
@@ -128,6 +130,7 @@
 //! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v4.5+ and v5 `<` |
 //! | `fast_switching` | off / on | — | a rise in level re-fetches the buffered segments from `fast_switch_ahead` on | v3 `fastSwitchEnabled: false`, v4 `true`, v5 `null` (on for VoD); `StreamProcessor._prepareForFastQualitySwitch` |
 //! | `fast_switch_ahead` | 1.5 / 0 | segments | where the re-fetch starts, ahead of the playhead, and the buffer it needs (v4 1.5) | `1.5 * fragmentDuration`, which v5.2.1 leaves null (above) |
+//! | `cache_init_segments` | on / off | — | a switch back to a level appends its init segment from memory; off, every change of level fetches one | 3.0.3 `onInitFragmentLoaded` saves every one; 4.7.4 and 5.2.1 `cacheInitSegments: false` |
 
 use crate::scenario::units::DurationField;
 use crate::time::Duration;
@@ -273,6 +276,8 @@ pub struct Profile {
     pub fast_switching: bool,
     /// Segment durations ahead of the playhead where a fast switch starts (and buffer it needs).
     pub fast_switch_ahead: f64,
+    /// A switch back to a level appends its init segment from memory instead of fetching it.
+    pub cache_init_segments: bool,
 }
 
 /// Preset names accepted for `profile`.
@@ -334,6 +339,7 @@ impl Profile {
             switches_during_abandon: Direction::Up,
             fast_switching: false,
             fast_switch_ahead: 1.5,
+            cache_init_segments: true,
         }
     }
 
@@ -346,6 +352,7 @@ impl Profile {
             insufficient_buffer_ignore_segments: 2,
             switches_during_abandon: Direction::Down,
             fast_switching: true,
+            cache_init_segments: false,
             ..Profile::v3()
         }
     }
@@ -375,6 +382,7 @@ impl Profile {
             switches_during_abandon: Direction::Down,
             fast_switching: true,
             fast_switch_ahead: 0.0,
+            cache_init_segments: false,
             ..Profile::v3()
         }
     }
@@ -595,6 +603,8 @@ mod tests {
         assert!(v3.abandon_enabled && v3.insufficient_buffer_enabled && v3.switch_history_enabled);
         assert!(v3.switch_history_logs_abandon);
         assert!(!v3.fast_switching);
+        // 3.0.3 BufferController `onInitFragmentLoaded`: `initCache.save(e.chunk)`, always
+        assert!(v3.cache_init_segments);
 
         let v5 = Profile::v5();
         assert_eq!(v5.buffer_time_default, Duration::from_secs(18));
@@ -628,6 +638,8 @@ mod tests {
         assert_eq!(v5.abandon_min_samples, 6);
         assert_eq!(v5.switches_during_abandon, Direction::Down);
         assert!(v5.fast_switching);
+        // 5.2.1 Settings.js `cacheInitSegments: false`
+        assert!(!v5.cache_init_segments);
         // 5.2.1: `1.5 * null`, the segment under the playhead
         assert_eq!((v3.fast_switch_ahead, v5.fast_switch_ahead), (1.5, 0.0));
         assert!(v3.validate().is_ok() && v5.validate().is_ok());
@@ -642,7 +654,7 @@ mod tests {
         );
     }
 
-    /// dash.js 4.5.3 / 4.7.3: v3 but for the six values the header lists, read back from
+    /// dash.js 4.5.3 / 4.7.3: v3 but for the seven values the header lists, read back from
     /// the two presets' echoes.
     #[test]
     fn v4_is_v3_with_what_dash_js_4_changed() {
@@ -669,6 +681,8 @@ mod tests {
                 "switches_during_abandon": "down",
                 // Settings.js `buffer.fastSwitchEnabled: true`; 1.5 × fragmentDuration (v3's value)
                 "fast_switching": true,
+                // Settings.js `cacheInitSegments: false`; BufferController saves only if set
+                "cache_init_segments": false,
             })
         );
         assert_eq!(read("\"v4\"").unwrap(), v4);
