@@ -14,17 +14,8 @@ import statistics
 import sys
 from pathlib import Path
 
+from nstat_log import increments, recovery_lines
 from ss_log import samples
-
-
-def counters(path: Path) -> dict[str, int]:
-    """nstat -az output: counter name → value."""
-    found = {}
-    for line in path.read_text().splitlines():
-        parts = line.split()
-        if len(parts) >= 2 and not line.startswith("#"):
-            found[parts[0]] = int(parts[1])
-    return found
 
 
 def backlog(path: Path, warmup: float) -> tuple[list[int], int, int]:
@@ -119,14 +110,16 @@ def main() -> None:
         seconds = len(next(iter(rates.values()))) * BIN
         flips = alternations(*rates.values())
         print(f"the lead changed {flips} times in {seconds:g} s ({BIN:g} s bins, 2 s smoothing)")
-    before, after = counters(out / "nstat.before"), counters(out / "nstat.after")
-    sent = after["TcpOutSegs"] - before["TcpOutSegs"]
-    retrans = after["TcpRetransSegs"] - before["TcpRetransSegs"]
+    delta = increments(out)
+    if delta is None:
+        sys.exit(f"{out}: no nstat.before / nstat.after")
+    sent, retrans = delta["TcpOutSegs"], delta["TcpRetransSegs"]
     # TcpOutSegs counts retransmissions too; bloatlab's retrans_ratio divides by delivered data
     print(
         f"retransmitted {retrans} of {sent} segments sent ({retrans / max(sent, 1):.2%}), "
         f"{retrans / max(sent - retrans, 1):.2%} of new data (bloatlab's retrans_ratio)"
     )
+    print("\n".join(recovery_lines(out)))
     queue, drops, passed = backlog(out / "qdisc.log", warmup)
     print(
         f"queue after {warmup:g} s ({len(queue)} samples, BDP {bdp:.0f} B): "

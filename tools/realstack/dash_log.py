@@ -1,7 +1,9 @@
 """Turn the console log of player.html (Chromium's stderr) into client.json, the per-run record
 client.py writes, plus the player's view: each segment's level, buffer and ABR estimate, the
 average quality and the stalls. A stall is a WAIT once playback has moved off the start
-(media time > 0) until the next PLAY (or the log's end), as WWW'21's Eq. 1 counts it.
+(media time > 0) until the next PLAY (or the log's end), as WWW'21's Eq. 1 counts it; each is
+listed with its media time and the media still buffered ahead of the stalled playhead
+(Chromium stops short of the buffered end: bloatlab's `playback_low_water`).
 Usage: dash_log.py CHROME_LOG OUT.json"""
 
 import json
@@ -16,7 +18,8 @@ CONSOLE = re.compile(r'CONSOLE:\d+\] "(.*)", source')
 def main() -> None:
     text = Path(sys.argv[1]).read_text(errors="replace")
     lines = [m.group(1) for m in map(CONSOLE.search, text.splitlines()) if m]
-    segments, stall_s, stalls, waiting_since, end = [], 0.0, 0, None, None
+    segments, stall_s, waiting_since, end = [], 0.0, None, None
+    stalls: list[dict[str, float | None]] = []
     last_t = 0.0
     for line in lines:
         word, t, *rest = line.split()
@@ -40,7 +43,9 @@ def main() -> None:
                 }
             )
         elif word == "WAIT" and float(fields["t"]) > 0:
-            waiting_since, stalls = float(t), stalls + 1
+            waiting_since = float(t)
+            left = float(fields["buf"]) if "buf" in fields else None  # older pages: not logged
+            stalls.append({"at": waiting_since, "media_s": float(fields["t"]), "buffer_s": left})
         elif word in ("PLAY", "END") and waiting_since is not None:
             stall_s, waiting_since = stall_s + float(t) - waiting_since, None
         if word == "END":
@@ -57,7 +62,8 @@ def main() -> None:
             {
                 "segments": segments,
                 "stall_s": stall_s,
-                "stalls": stalls,
+                "stalls": len(stalls),
+                "stall_list": stalls,
                 "avg_quality": sum(levels) / len(levels),
                 "ended_s": end,
             },

@@ -8,9 +8,11 @@
 # (npm package `dashjs`, default 3.0.3, the release of the paper's Chrome 80 days; 4.x and 5.x
 # play too) and
 # player.html. Needs ffmpeg and npm. Takes 2.6 GB of disk per 150 s of video (11 GB for 635 s).
+# FPS=60 in the environment encodes 60 frames a second instead of 30 (one key frame per segment
+# either way); the frame rate sets how far short of the buffered end Chromium stalls.
 # Usage: make_media.sh OUTDIR [SECONDS=150] [DASHJS_VERSION=3.0.3]
 set -euo pipefail
-out=$1 seconds=${2:-150} dashjs=${3:-3.0.3}
+out=$1 seconds=${2:-150} dashjs=${3:-3.0.3} fps=${FPS:-30}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out"
 
@@ -21,9 +23,9 @@ for kbps in 1000 2500 5000 7500 10000 12500 15000 17500 20000 22500 25000; do
            "-bufsize:v:$i" "$((kbps / 2))k")
     i=$((i + 1))
 done
-ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=320x180:rate=30" -t "$seconds" \
+ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=320x180:rate=$fps" -t "$seconds" \
     "${args[@]}" -c:v libx264 -preset ultrafast -x264-params nal-hrd=cbr:filler=1 \
-    -g 150 -keyint_min 150 -sc_threshold 0 \
+    -g $((fps * 5)) -keyint_min $((fps * 5)) -sc_threshold 0 \
     -f dash -seg_duration 5 -use_template 1 -use_timeline 0 -adaptation_sets "id=0,streams=v" \
     -init_seg_name 'init-$RepresentationID$.m4s' -media_seg_name 'seg-$RepresentationID$-$Number$.m4s' \
     "$out/manifest.mpd"

@@ -10,8 +10,8 @@
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
 # leaves OUTDIR/client.json for summarise.py. PLAYER = bulk:N runs N bulk flows instead
 # (bulk.py, which deals a comma-separated CC such as bbr,cubic out over the flows), and leaves
-# OUTDIR/bulk.json and the server's segment counters (nstat.before, nstat.after: TcpOutSegs,
-# TcpRetransSegs) for bulk_summary.py. RATE sets the bottleneck rate (default 25mbit).
+# OUTDIR/bulk.json for bulk_summary.py. Every run saves both hosts' TCP counters before and after
+# (`nstat -az`: nstat.before / nstat.after on the server, nstat.cli.* on the client; nstat_log.py). RATE sets the bottleneck rate (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.
@@ -142,11 +142,14 @@ sampler=$!
     done
 ) > "$out/qdisc.log" &
 qsampler=$!
+counters() {  # both hosts' TCP counters, absolute, leaving nstat's history alone
+    ip netns exec srv nstat -asz > "$out/nstat.$1"
+    ip netns exec cli nstat -asz > "$out/nstat.cli.$1"
+}
+counters before
 if [[ $player == bulk:* ]]; then
-    ip netns exec srv nstat -az TcpOutSegs TcpRetransSegs > "$out/nstat.before"
     ip netns exec srv python3 "$here/bulk.py" send 10.0.2.1 5001 "${player#bulk:}" "$cc" \
         "$seconds" "$out/bulk.json"
-    ip netns exec srv nstat -az TcpOutSegs TcpRetransSegs > "$out/nstat.after"
 elif [[ -d $player ]]; then
     rm -rf "$out/chromium"
     ip netns exec cli timeout "$seconds" chromium --headless --no-sandbox --disable-gpu \
@@ -159,5 +162,6 @@ elif [[ -d $player ]]; then
 else
     ip netns exec cli python3 "$here/client.py" "$player" "$seconds" "$out/client.json"
 fi
+counters after
 tc -s qdisc show dev cliR > "$out/tc.log"
 if [[ -n ${LOSS:-} ]]; then nft list table inet realstack > "$out/loss.log"; fi

@@ -1,6 +1,7 @@
 """Summary of one real-stack run (run.sh's OUTDIR): per-segment throughput, stalls, the
 sender's BBR bandwidth estimate and smoothed RTT over time (from `ss -tin`; on the connection
-that is sending, when a browser keeps several), and the share of bytes retransmitted.
+that is sending, when a browser keeps several), the share of bytes retransmitted, and the
+kernel's loss-recovery counters on both hosts (nstat_log.py).
 Usage: summarise.py OUTDIR"""
 
 import json
@@ -8,6 +9,7 @@ import statistics
 import sys
 from pathlib import Path
 
+from nstat_log import recovery_lines
 from ss_log import Connection, samples
 
 
@@ -20,6 +22,9 @@ def main() -> None:
             f"dash.js: average quality {run['avg_quality']:.2f}, {run['stalls']} stalls, levels "
             + " ".join(str(s["level"]) for s in run["segments"])
         )
+    for stall in run.get("stall_list", []):
+        left = "" if stall["buffer_s"] is None else f", {stall['buffer_s']:.3f} s still buffered"
+        print(f"  stall at {stall['at']:.3f} s, media time {stall['media_s']:.3f} s{left}")
     print(
         f"segments {len(mbps)}, stall {run['stall_s']:.2f} s, "
         f"throughput per segment {min(mbps):.1f}–{max(mbps):.1f} Mb/s "
@@ -49,6 +54,8 @@ def main() -> None:
             f"peak srtt {max(r for *_, r in bw if r):.0f} ms"
         )
     print(f"retransmitted {retrans / max(sent, 1):.1%} of {sent / 1e6:.0f} MB sent")
+    for line in recovery_lines(out):
+        print(line)
 
 
 if __name__ == "__main__":

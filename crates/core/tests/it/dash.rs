@@ -12,16 +12,17 @@ fn session(app: Value, schedule: Value) -> Value {
 }
 
 /// Replays playback from the segment log alone: playback starts when the first
-/// segment lands, stalls when the playhead reaches the end of what has landed,
-/// resumes when the next segment lands. Returns the stalls' durations in seconds.
-fn stalls_from_log(arrivals: &[f64], seg: f64) -> Vec<f64> {
+/// segment lands, stalls when the playhead comes within `low_water` s of the end of
+/// what has landed, resumes when the next segment lands. Returns the stalls'
+/// durations in seconds.
+fn stalls_from_log(arrivals: &[f64], seg: f64, low_water: f64) -> Vec<f64> {
     let (mut stalls, mut clock, mut playhead) = (Vec::new(), arrivals[0], 0.0);
     for (k, &t) in arrivals.iter().enumerate().skip(1) {
-        let buffered = k as f64 * seg;
-        let dry_at = clock + (buffered - playhead);
+        let playable = k as f64 * seg - low_water;
+        let dry_at = clock + (playable - playhead);
         if dry_at < t {
             stalls.push(t - dry_at);
-            playhead = buffered;
+            playhead = playable;
         } else {
             playhead += t - clock;
         }
@@ -31,12 +32,13 @@ fn stalls_from_log(arrivals: &[f64], seg: f64) -> Vec<f64> {
 }
 
 #[test]
-fn a_ten_second_outage_stalls_playback_exactly_as_the_segment_log_implies() {
+fn an_outage_longer_than_the_buffer_stalls_playback_exactly_as_the_segment_log_implies() {
+    // the 12 s buffer target keeps at most 16 s of the 4 s segments: a 20 s outage stalls
     let app =
         json!({"kind": "dash", "video": "bbb", "abr": {"kind": "fixed", "level": 6}, "http": "h2"});
     let out = run(&session(
         app,
-        json!([{"at": "100s", "rate": "0bps"}, {"at": "110s", "rate": "25Mbps"}]),
+        json!([{"at": "100s", "rate": "0bps"}, {"at": "120s", "rate": "25Mbps"}]),
     ));
     let f = &out.summary["flows"]["video"];
     let seg = &out.metrics.segments;
@@ -44,7 +46,14 @@ fn a_ten_second_outage_stalls_playback_exactly_as_the_segment_log_implies() {
         .filter(|&i| seg.track[i] == 0 && !seg.abandoned[i])
         .map(|i| seg.last_byte_t[i])
         .collect();
-    let expected = stalls_from_log(&arrivals, 4.0);
+    let low_water = out.summary["scenario"]["flows"][0]["app"]["profile"]["playback_low_water"]
+        .as_str()
+        .and_then(|s| s.strip_suffix('s'))
+        .and_then(|s| s.parse::<f64>().ok())
+        .expect("the profile echo gives the low-water mark");
+    assert_eq!(low_water, 0.05, "v3's default: Chromium's mark");
+    let expected = stalls_from_log(&arrivals, 4.0, low_water);
+    assert_eq!(expected.len(), 1, "one stall, in the outage: {expected:?}");
     let reported: Vec<f64> = f["stalls_s"]
         .as_array()
         .unwrap()
@@ -70,7 +79,7 @@ fn a_ten_second_outage_stalls_playback_exactly_as_the_segment_log_implies() {
         - (100.0 - arrivals[0]);
     let total: f64 = reported.iter().sum();
     assert!(
-        total >= 10.0 - buffered_at_outage - 1e-3,
+        total >= 20.0 - (buffered_at_outage - low_water) - 1e-3,
         "stall {total} s with {buffered_at_outage} s buffered"
     );
     assert!(f["playback_complete"].as_bool().unwrap());

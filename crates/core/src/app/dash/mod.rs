@@ -83,6 +83,7 @@ impl DashSession {
             fast_switching: p.fast_switching,
             fast_switch_ahead: p.fast_switch_ahead,
             cache_init_segments: p.cache_init_segments,
+            playback_low_water: p.playback_low_water,
         };
         let abr = cfg.abr.build(&cfg.video, &cfg.profile);
         debug_assert!(

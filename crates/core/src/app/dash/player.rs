@@ -10,11 +10,19 @@
 //!                buffer_time_at_top_quality (30 s; 60 s for content ≥ 10 min) at the top level
 //!   request the next audio segment when   audio level < max(video level + extra, segment)
 //!   playback starts when every track has a segment; it stalls the instant a
-//!   track's buffer runs dry and resumes when every track has data again
+//!   track's buffer falls to the low-water mark and resumes when every track
+//!   has more data again
+//!       playable end = buffered end − playback_low_water   (the video's end: itself)
 //! ```
 //!
+//! The low-water mark is the browser's: Chromium's media element stops short
+//! of the end of what is buffered (its decoder holds the last frames until more
+//! data or the end of the stream arrives), so a stalled playhead sits inside
+//! the segment that ran out, and a segment that lands in the last few frames
+//! still finds playback waiting (`PlayerConfig::playback_low_water`).
+//!
 //! The playhead moves in exact integer time, so a stall begins at the
-//! nanosecond the buffer empties, not at the next event. The audio track (if
+//! nanosecond the buffer reaches the mark, not at the next event. The audio track (if
 //! any) follows the video's buffer level at its single level. A request goes
 //! out when the level is at most the threshold (≤ rather than dash.js's <, which
 //! differs only at that one nanosecond and lets a timer set for the crossing fire),
@@ -83,6 +91,9 @@ pub struct PlayerConfig {
     /// back to their level (dash.js `InitCache`); otherwise every change of level
     /// fetches the new level's init segment again.
     pub cache_init_segments: bool,
+    /// The media element stops this far before the end of what is buffered, unless
+    /// that end is the video's (the browser's decoder delay).
+    pub playback_low_water: Duration,
 }
 
 /// How often a playing media element reports its buffer level (dash.js reacts to
@@ -246,6 +257,17 @@ impl Player {
         self.tracks[VIDEO].media.length()
     }
 
+    /// Where playback must stop for want of data: the low-water mark short of the
+    /// buffered end, or the video's end once all of it is buffered.
+    fn playable_end(&self) -> Duration {
+        let end = self.buffered_end();
+        if end >= self.length() {
+            end
+        } else {
+            end.saturating_sub(self.cfg.playback_low_water)
+        }
+    }
+
     fn buffered_end(&self) -> Duration {
         self.tracks
             .iter()
@@ -282,7 +304,7 @@ impl Player {
     fn move_playhead(&mut self, now: Time) {
         if self.playing {
             let elapsed = now.saturating_since(self.clock);
-            let end = self.buffered_end();
+            let end = self.playable_end();
             let room = end.saturating_sub(self.playhead);
             if elapsed >= room {
                 let at = self.clock + room;
@@ -429,15 +451,9 @@ impl Player {
         if self.level(VIDEO) < safe || self.abr.abandoning(now) {
             return None;
         }
-        // dash.js looks up the media element's currentTime, which a stalled Chrome leaves short
-        // of the buffered end (by 0.03–0.06 s, its last frame, in dash.js 5.2.1's logs): in
-        // the segment that ran out, not at the start of the next (any amount short of a
-        // segment finds the same one)
-        let playhead = match self.stall_since {
-            Some(_) => self.playhead.saturating_sub(Duration::from_nanos(1)),
-            None => self.playhead,
-        };
-        let ahead = ((playhead + safe).as_nanos() / seg.as_nanos()) as usize;
+        // dash.js looks up the media element's currentTime: stalled, it sits at the low-water
+        // mark, inside the segment that ran out
+        let ahead = ((self.playhead + safe).as_nanos() / seg.as_nanos()) as usize;
         let loaded = t.loaded_level.get(ahead).copied().flatten()?;
         let rates = &t.media.bitrates_bps;
         (rates[loaded] < rates[level]).then_some(ahead)
@@ -592,7 +608,7 @@ impl Player {
     }
 
     fn maybe_play(&mut self, now: Time) {
-        if self.playing || self.ended_at.is_some() || self.buffered_end() <= self.playhead {
+        if self.playing || self.ended_at.is_some() || self.playable_end() <= self.playhead {
             return;
         }
         if let Some(since) = self.stall_since.take() {
@@ -608,8 +624,9 @@ impl Player {
     pub fn next_wakeup(&self) -> Option<Time> {
         let mut next = Time::NEVER;
         if self.playing {
+            let room = self.playable_end().saturating_sub(self.playhead);
+            next = next.min(self.clock + room).min(self.next_level_report);
             let headroom = self.buffered_end().saturating_sub(self.playhead);
-            next = next.min(self.clock + headroom).min(self.next_level_report);
             if !self.reported_empty && headroom > self.cfg.stall_threshold {
                 next = next.min(self.clock + (headroom - self.cfg.stall_threshold));
             }

@@ -65,7 +65,8 @@ fn player(
     player_polled(level, segments, audio, Duration::ZERO)
 }
 
-/// dash.js v5's scheduling (level + segment below a 12 s target), checks every `poll`.
+/// dash.js v5's scheduling (level + segment below a 12 s target), checks every `poll`;
+/// an ideal media element, which plays to the last nanosecond buffered.
 fn config(poll: Duration) -> PlayerConfig {
     PlayerConfig {
         buffer_time_default: Duration::from_secs(12),
@@ -77,6 +78,7 @@ fn config(poll: Duration) -> PlayerConfig {
         fast_switching: false,
         fast_switch_ahead: 1.5,
         cache_init_segments: true,
+        playback_low_water: Duration::ZERO,
     }
 }
 
@@ -157,6 +159,37 @@ fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() 
         vec![(secs(6.0), Duration::from_millis(3250))]
     );
     assert!(p.records()[1].stalled);
+}
+
+#[test]
+fn a_browser_stalls_at_its_low_water_mark_but_plays_the_video_to_its_end() {
+    // 2 segments of 5 s; playback starts at 1 s; the element stops 50 ms short of the
+    // buffered end, so segment 0 plays until 5.95 s
+    let (mut p, _) = player(0, 2, false);
+    p.cfg.playback_low_water = Duration::from_millis(50);
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(secs(1.0), VIDEO, w.bytes, None, false);
+    let w = p.want(secs(1.0)).unwrap();
+    p.on_requested(secs(1.0), w, 1);
+    assert_eq!(
+        p.next_wakeup(),
+        Some(secs(1.25)),
+        "the level report comes first"
+    );
+    p.advance(secs(5.96));
+    assert_eq!(p.stall_since, Some(secs(5.95)));
+    // a segment landing 10 ms before the buffer would have run dry still finds it stalled
+    p.on_fetched(secs(5.99), VIDEO, w.bytes, None, false);
+    assert_eq!(
+        p.stalls(secs(5.99)),
+        vec![(secs(5.95), Duration::from_millis(40))]
+    );
+    assert!(p.records()[1].stalled);
+    // the last segment is the end of the stream: it plays to the last nanosecond
+    p.advance(secs(100.0));
+    assert_eq!(p.ended(), Some(secs(5.99) + Duration::from_millis(5050)));
 }
 
 #[test]
@@ -537,15 +570,20 @@ fn dash_js_5_re_fetches_the_segment_under_the_playhead_whatever_the_buffer() {
     let got = fetch_all(&mut p, secs(14.0));
     assert_eq!(requests(&got)[..2], [(2, 2), (3, 2)]);
     assert!(p.records()[3].replacement && !p.records()[4].replacement);
-    // stalled at 15 s, the end of segment 2, the element's time is still in segment 2 (Chrome
-    // stops it short of the buffered end): segment 2 is fetched again, then 3
-    let mut p = zero_ahead(vec![0, 0, 0, 2]);
-    p.advance(secs(16.0));
-    assert!(p.stall_since.is_some());
-    assert_eq!(
-        requests(&fetch_all(&mut p, secs(16.0)))[..2],
-        [(2, 2), (3, 2)]
-    );
+    // stalled at the end of segment 2 (15 s), Chrome's element is still in segment 2, at its
+    // low-water mark: segment 2 is fetched again, then 3; an ideal element, stopped at the
+    // start of segment 3, has nothing there to replace and goes on with 3
+    for (low_water, expected) in [(50, [(2, 2), (3, 2)]), (0, [(3, 2), (4, 2)])] {
+        let mut p = zero_ahead(vec![0, 0, 0, 2]);
+        p.cfg.playback_low_water = Duration::from_millis(low_water);
+        p.advance(secs(16.0));
+        assert!(p.stall_since.is_some());
+        assert_eq!(
+            requests(&fetch_all(&mut p, secs(16.0)))[..2],
+            expected,
+            "low water {low_water} ms"
+        );
+    }
 }
 
 #[test]
