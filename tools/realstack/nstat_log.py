@@ -1,4 +1,4 @@
-"""The kernel's TCP counters that run.sh saves around every run (`nstat -az` in each host's
+"""The kernel's TCP counters that run.sh saves around every run (`nstat -asz` in each host's
 namespace: nstat.before / nstat.after for the server, nstat.cli.before / nstat.cli.after for
 the client), and what they say about loss recovery: the server's timeouts, tail-loss probes,
 lost retransmissions and SACK reneging, and the client's out-of-order queue pruning, which is
@@ -27,7 +27,7 @@ CLIENT = (
 
 
 def counters(path: Path) -> dict[str, int]:
-    """nstat -az output: counter name → value."""
+    """nstat output: counter name → value."""
     found = {}
     for line in path.read_text().splitlines():
         parts = line.split()

@@ -10,8 +10,9 @@
 # playing a directory made by make_media.sh (PLAYER = that directory); either way the run
 # leaves OUTDIR/client.json for summarise.py. PLAYER = bulk:N runs N bulk flows instead
 # (bulk.py, which deals a comma-separated CC such as bbr,cubic out over the flows), and leaves
-# OUTDIR/bulk.json for bulk_summary.py. Every run saves both hosts' TCP counters before and after
-# (`nstat -az`: nstat.before / nstat.after on the server, nstat.cli.* on the client; nstat_log.py). RATE sets the bottleneck rate (default 25mbit).
+# OUTDIR/bulk.json for bulk_summary.py. Every run saves both hosts' TCP counters before and
+# after (`nstat -asz`: nstat.before / nstat.after on the server, nstat.cli.* on the client;
+# nstat_log.py). RATE sets the bottleneck rate (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
 # GSO super-packets, which tbf queues (and drops) whole.

@@ -87,7 +87,7 @@
 //! * `playback_low_water` is the browser's, not dash.js's. Chromium's media
 //!   element stops short of the end of what is buffered: in dash.js sessions on
 //!   the real stack (`tools/realstack`, 30 fps H.264, Chromium 156) every stall
-//!   began 0.032–0.065 s, 0.050 on average (23 stalls, 6 sessions), before the
+//!   began 0.032–0.065 s, 0.050 on average (23 stalls, 4 sessions), before the
 //!   buffer would have run out, and `currentTime` stayed there, inside the segment
 //!   that ran out; a segment landing a few milliseconds before that still found
 //!   playback waiting. At 60 fps two stalls began 0.031 and 0.033 s short: about
