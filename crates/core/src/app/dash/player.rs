@@ -260,7 +260,11 @@ impl Player {
     /// Where playback must stop for want of data: the low-water mark short of the
     /// buffered end, or the video's end once all of it is buffered.
     fn playable_end(&self) -> Duration {
-        let end = self.buffered_end();
+        self.playable_before(self.buffered_end())
+    }
+
+    /// The playable end when `end` is buffered.
+    fn playable_before(&self, end: Duration) -> Duration {
         if end >= self.length() {
             end
         } else {
@@ -624,9 +628,10 @@ impl Player {
     pub fn next_wakeup(&self) -> Option<Time> {
         let mut next = Time::NEVER;
         if self.playing {
-            let room = self.playable_end().saturating_sub(self.playhead);
+            let end = self.buffered_end();
+            let room = self.playable_before(end).saturating_sub(self.playhead);
             next = next.min(self.clock + room).min(self.next_level_report);
-            let headroom = self.buffered_end().saturating_sub(self.playhead);
+            let headroom = end.saturating_sub(self.playhead);
             if !self.reported_empty && headroom > self.cfg.stall_threshold {
                 next = next.min(self.clock + (headroom - self.cfg.stall_threshold));
             }
