@@ -646,3 +646,91 @@ fn the_comparison_is_with_a_segments_latest_load() {
     assert_eq!(got[..3], [(2, 3), (3, 3), (4, 3)]);
     assert_eq!(shown[..5], [0, 2, 3, 3, 3]);
 }
+
+type Levels = std::rc::Rc<std::cell::RefCell<Vec<Duration>>>;
+
+/// Picks level 0 and records the buffer levels it is told about.
+struct Listener {
+    levels: Levels,
+}
+
+impl Abr for Listener {
+    fn decide(&mut self, _ctx: &AbrContext) -> Decision {
+        Decision::now(0)
+    }
+    fn on_buffer_level(&mut self, _now: Time, buffer: Duration) {
+        self.levels.borrow_mut().push(buffer);
+    }
+    fn estimate_bps(&self) -> Option<f64> {
+        None
+    }
+    fn name(&self) -> &'static str {
+        "listener"
+    }
+}
+
+/// A player of `segments` segments of a 3-level video and a 128 kb/s audio track, audio
+/// targeted `audio_extra` above the video's level, whose ABR records the levels it hears.
+fn listening(audio_extra: Duration, segments: usize) -> (Player, Levels) {
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), segments);
+    let audio = Video::audio(128e3, Duration::from_secs(5), segments);
+    let levels = Levels::default();
+    let abr = Listener {
+        levels: levels.clone(),
+    };
+    let cfg = PlayerConfig {
+        audio_target_extra: audio_extra,
+        ..config(Duration::ZERO)
+    };
+    (Player::new(cfg, video, Some(audio), Box::new(abr)), levels)
+}
+
+/// Fetches, at t = 0, all that `listening(audio_extra, 100)` wants: the audio wants and the
+/// buffer levels its ABR heard.
+fn fetch_with_audio(audio_extra: Duration) -> (Vec<Want>, Vec<Duration>) {
+    let (mut p, levels) = listening(audio_extra, 100);
+    p.begin(Time::ZERO);
+    let got = fetch_all(&mut p, Time::ZERO);
+    let audio: Vec<Want> = got.into_iter().filter(|w| w.track == AUDIO).collect();
+    let heard = levels.borrow().clone();
+    (audio, heard)
+}
+
+#[test]
+fn audio_buffers_to_the_videos_level_plus_the_profiles_extra() {
+    // video: 0 and 5 s ≤ 12 − 5 s, so two segments, 10 s. Audio requests while strictly below
+    // the video's 10 s (+ 1 s in dash.js 4 and 5): two segments, or three.
+    let (audio, _) = fetch_with_audio(Duration::ZERO);
+    assert_eq!(audio.iter().map(|w| w.index).collect::<Vec<_>>(), [0, 1]);
+    let (audio, _) = fetch_with_audio(Duration::from_secs(1));
+    assert_eq!(audio.iter().map(|w| w.index).collect::<Vec<_>>(), [0, 1, 2]);
+}
+
+#[test]
+fn the_abr_hears_the_video_buffer_level_after_each_video_append_only() {
+    let (audio, heard) = fetch_with_audio(Duration::from_secs(1));
+    assert_eq!(audio.len(), 3);
+    let secs = Duration::from_secs;
+    // the periodic report of the empty buffer at the first request, then one per video append
+    assert_eq!(heard, [secs(0), secs(5), secs(10)]);
+}
+
+#[test]
+fn buffer_levels_are_reported_every_period_between_the_manifest_and_the_end() {
+    let (mut p, levels) = listening(Duration::ZERO, 2);
+    p.advance(secs(1.0));
+    assert!(levels.borrow().is_empty(), "no reports before the manifest");
+    p.begin(secs(1.0));
+    fetch_all(&mut p, secs(1.0));
+    let at_start = levels.borrow().len();
+    p.advance(secs(1.0) + BUFFER_LEVEL_PERIOD);
+    p.advance(secs(1.0) + BUFFER_LEVEL_PERIOD + BUFFER_LEVEL_PERIOD);
+    assert_eq!(levels.borrow().len(), at_start + 2);
+    p.advance(secs(100.0));
+    assert_eq!(p.ended(), Some(secs(11.0)));
+    assert_eq!(
+        levels.borrow().len(),
+        at_start + 2,
+        "no reports after the end"
+    );
+}

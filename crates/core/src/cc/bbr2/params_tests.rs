@@ -290,6 +290,83 @@ fn param_tables_start_from_their_preset_and_reject_unknown_or_unusable_fields() 
 }
 
 #[test]
+fn every_integer_parameter_is_checked_at_its_limit() {
+    use crate::cc::CcConfig;
+    let d = Params::default;
+    let cases: [(&str, Params); 9] = [
+        (
+            "full_bw_rounds",
+            Params {
+                full_bw_rounds: 0,
+                ..d()
+            },
+        ),
+        (
+            "extra_acked_win_rounds",
+            Params {
+                extra_acked_win_rounds: 0,
+                ..d()
+            },
+        ),
+        (
+            "pacing_margin_percent",
+            Params {
+                pacing_margin_percent: 100,
+                ..d()
+            },
+        ),
+        (
+            "pacing_shift",
+            Params {
+                pacing_shift: 64,
+                ..d()
+            },
+        ),
+        (
+            "tso_rtt_shift",
+            Params {
+                tso_rtt_shift: 64,
+                ..d()
+            },
+        ),
+        (
+            "min_rtt_window_ms",
+            Params {
+                min_rtt_window_ms: 0,
+                ..d()
+            },
+        ),
+        (
+            "probe_rtt_window_ms",
+            Params {
+                probe_rtt_window_ms: 0,
+                ..d()
+            },
+        ),
+        (
+            "loss_thresh",
+            Params {
+                loss_thresh: 1.0,
+                ..d()
+            },
+        ),
+        ("min_cwnd", Params { min_cwnd: 0, ..d() }),
+    ];
+    for (name, p) in cases {
+        let e = CcConfig::Bbr2(p).validate().unwrap_err();
+        assert!(e.contains(name), "{name}: {e}");
+    }
+    let at_the_limit = Params {
+        pacing_margin_percent: 99,
+        pacing_shift: 63,
+        tso_rtt_shift: 63,
+        loss_thresh: 0.99,
+        ..d()
+    };
+    assert_eq!(CcConfig::Bbr2(at_the_limit).validate(), Ok(()));
+}
+
+#[test]
 fn only_the_diagram_s_transitions_are_legal() {
     use Phase::*;
     use State::*;

@@ -533,6 +533,27 @@ fn an_equal_rtt_sample_defers_probe_rtt_in_v2_but_not_in_v3() {
 }
 
 #[test]
+fn a_lower_rtt_sample_becomes_the_minimum_at_once_and_a_higher_one_does_not() {
+    for p in [Params::default(), Params::v3()] {
+        let mut d = drive_to_cruise(p);
+        let stamp = d.cc.probe_rtt_min_stamp;
+        assert_eq!((d.cc.probe_rtt_min, d.cc.min_rtt), (Some(RTT), Some(RTT)));
+        d.ack(rising_rtt(100)); // 9.1 ms
+        assert_eq!((d.cc.probe_rtt_min, d.cc.min_rtt), (Some(RTT), Some(RTT)));
+        assert_eq!(d.cc.probe_rtt_min_stamp, stamp);
+        d.ack(ack(2, us(1024), us(8000), 16, RTT));
+        assert_eq!(
+            (d.cc.probe_rtt_min, d.cc.min_rtt),
+            (Some(us(8000)), Some(us(8000)))
+        );
+        assert_eq!(
+            (d.cc.probe_rtt_min_stamp, d.cc.min_rtt_stamp),
+            (d.now, d.now)
+        );
+    }
+}
+
+#[test]
 fn an_expired_probe_rtt_window_skips_a_delayed_acks_rtt_on_linux_but_not_in_the_quic_port() {
     for (p, takes) in [(Params::default(), false), (Params::quic(), true)] {
         let mut d = drive_to_cruise(p);

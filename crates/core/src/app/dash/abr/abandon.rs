@@ -177,6 +177,35 @@ mod tests {
     }
 
     #[test]
+    fn a_slow_download_with_less_left_than_the_lower_level_would_fetch_is_kept() {
+        // 11.2 of 12.5 MB after 22 s: 4.07 Mb/s, projected 24.6 s ≥ 9 s, so level 1 is the
+        // candidate; 1.3 MB remain, less than level 1's whole segment (12.5 × 2.5/20 = 1.5625
+        // MB), so dash.js keeps the download.
+        let v = Video::www21();
+        let total = v.size(3, 8);
+        let mut rule = AbandonRequestsRule::default();
+        for k in 1..=8 {
+            let t = 32.0 + k as f64 * 0.1;
+            let received = 11_200_000 + 1000 * k as u64;
+            let c = ctx(&v, &[], t, 3, 8.0);
+            let p = progress(3, 8, total, received, 10.0, k);
+            assert_eq!(rule.check(&c, &p, &Profile::v3(), 8), None, "event {k}");
+        }
+        // 10.5 MB after 21 s is the same 4 Mb/s with 2 MB to come: abandoned to level 1
+        let mut rule = AbandonRequestsRule::default();
+        let abandoned = (1..=8).find_map(|k| {
+            let c = ctx(&v, &[], 30.9 + k as f64 * 0.1, 3, 8.0);
+            rule.check(
+                &c,
+                &progress(3, 8, total, 10_500_000, 10.0, k),
+                &Profile::v3(),
+                8,
+            )
+        });
+        assert_eq!(abandoned, Some(1));
+    }
+
+    #[test]
     fn a_buffer_above_the_stable_time_never_abandons() {
         assert_eq!(feed(&Profile::v3(), 4e6, 12.5, 0.1), None);
         assert!(feed(&Profile::v5(), 4e6, 12.5, 0.1).is_some());

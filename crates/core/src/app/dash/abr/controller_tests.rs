@@ -25,6 +25,9 @@ fn the_first_request_goes_out_at_the_initial_bitrates_level() {
     // An audio track uses the audio default (100 kb/s): the lowest of its ladder.
     let a = Video::audio(128e3, secs(4.0), 10);
     assert_eq!(initial_level(&a, &Profile::v3()), 0);
+    // on a ladder of 64, 96, 128 and 192 kb/s that is 96 kb/s (the video default would be 192)
+    let a = Video::constant("audio", vec![64e3, 96e3, 128e3, 192e3], secs(4.0), 10);
+    assert_eq!(initial_level(&a, &Profile::v3()), 1);
     assert_eq!(
         quality_for_bitrate(&Video::www21(), &Profile::v3(), 26e6, Some(0.1)),
         10

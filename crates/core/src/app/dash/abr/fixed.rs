@@ -64,4 +64,17 @@ mod tests {
         assert_eq!(Fixed::new(99).decide(&c), Decision::now(10));
         assert_eq!(Fixed::new(3).estimate_bps(), None);
     }
+
+    #[test]
+    fn a_slow_download_is_never_abandoned() {
+        // 0.1 MB of 12.5 MB after 5 s: dash.js's rule would abandon it; a fixed level keeps it
+        let v = Video::www21();
+        let mut rule = Fixed::new(8);
+        let c = ctx(&v, &[], 15.0, 3, 2.0);
+        assert_eq!(
+            rule.abandon(&c, &progress(3, 8, v.size(3, 8), 100_000, 10.0, 50)),
+            None
+        );
+        assert!(!rule.abandoning(at(15.0)));
+    }
 }

@@ -148,6 +148,16 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_of_drops_alone_caps_as_javascript_divides_by_zero_to_infinity() {
+        // Six decisions at level 5, each a drop: drops 6, noDrops 0, 6 / 0 = +∞ > 0.075.
+        let mut h = SwitchHistory::new(&Profile::v3());
+        for _ in 0..6 {
+            h.push(5, 3);
+        }
+        assert_eq!(h.propose(), Some(4));
+    }
+
+    #[test]
     fn v5_needs_eight_decisions() {
         let mut h = SwitchHistory::new(&Profile::v5());
         for _ in 0..6 {
