@@ -290,7 +290,7 @@ fn param_tables_start_from_their_preset_and_reject_unknown_or_unusable_fields() 
 }
 
 #[test]
-fn every_integer_parameter_is_checked_at_its_limit() {
+fn each_count_shift_window_and_loss_thresh_limit_is_checked() {
     use crate::cc::CcConfig;
     let d = Params::default;
     let cases: [(&str, Params); 9] = [
