@@ -714,4 +714,4 @@ impl Player {
 
 #[cfg(test)]
 #[path = "player_tests.rs"]
-mod tests;
+pub(super) mod tests;

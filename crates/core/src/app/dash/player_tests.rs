@@ -23,7 +23,7 @@ impl Abr for Fixed {
     }
 }
 
-fn secs(s: f64) -> Time {
+pub(in crate::app::dash) fn secs(s: f64) -> Time {
     Time::ZERO + Duration::from_secs_f64(s)
 }
 
@@ -67,7 +67,7 @@ fn player(
 
 /// dash.js v5's scheduling (level + segment below a 12 s target), checks every `poll`;
 /// an ideal media element, which plays to the last nanosecond buffered.
-fn config(poll: Duration) -> PlayerConfig {
+pub(in crate::app::dash) fn config(poll: Duration) -> PlayerConfig {
     PlayerConfig {
         buffer_time_default: Duration::from_secs(12),
         buffer_time_at_top_quality: Duration::from_secs(30),
@@ -340,12 +340,24 @@ type Counter = std::rc::Rc<std::cell::Cell<usize>>;
 
 /// Picks the levels of `script` in turn (the last one from then on); counts its
 /// decisions and the downloads it is told about.
-struct Script {
+pub(in crate::app::dash) struct Script {
     script: Vec<usize>,
     decisions: Counter,
     downloads: Counter,
     /// Reports an abandonment's ABANDON_LOAD state throughout.
     abandoning: bool,
+}
+
+impl Script {
+    /// Picks the levels of `script` in turn, never holding an abandonment's state.
+    pub(in crate::app::dash) fn new(script: Vec<usize>) -> Self {
+        Script {
+            script,
+            decisions: Counter::default(),
+            downloads: Counter::default(),
+            abandoning: false,
+        }
+    }
 }
 
 impl Abr for Script {
@@ -372,19 +384,14 @@ impl Abr for Script {
 fn scripted(script: Vec<usize>) -> (Player, Counter, Counter) {
     let mut video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
     video.init_bytes = 840;
-    let (decisions, downloads) = (Counter::default(), Counter::default());
-    let abr = Script {
-        script,
-        decisions: decisions.clone(),
-        downloads: downloads.clone(),
-        abandoning: false,
-    };
+    let abr = Script::new(script);
+    let (decisions, downloads) = (abr.decisions.clone(), abr.downloads.clone());
     let p = Player::new(config(Duration::ZERO), video, None, Box::new(abr));
     (p, decisions, downloads)
 }
 
 /// Requests what the player wants at `at` and completes it at `done`.
-fn fetch_one(p: &mut Player, at: Time, done: Time, exchange: u64) -> Want {
+pub(in crate::app::dash) fn fetch_one(p: &mut Player, at: Time, done: Time, exchange: u64) -> Want {
     let w = p.want(at).expect("a request is due");
     p.on_requested(at, w, exchange);
     p.on_fetched(done, w.track, w.bytes, Some(done), false);
@@ -509,10 +516,8 @@ fn switching(script: Vec<usize>, fast_switching: bool) -> Player {
 fn switching_abandoning(script: Vec<usize>, fast_switching: bool, abandoning: bool) -> Player {
     let video = Video::constant("v", vec![1e6, 2e6, 4e6, 8e6], Duration::from_secs(5), 10);
     let abr = Script {
-        script,
-        decisions: Counter::default(),
-        downloads: Counter::default(),
         abandoning,
+        ..Script::new(script)
     };
     let cfg = PlayerConfig {
         buffer_time_default: Duration::from_secs(18),

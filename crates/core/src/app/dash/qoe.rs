@@ -81,30 +81,9 @@ pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::app::dash::abr::{Abr, AbrContext, Decision};
-    use crate::app::dash::player::PlayerConfig;
-    use crate::app::dash::profile::Schedule;
+    use crate::app::dash::player::tests::{config, fetch_one, secs, Script};
     use crate::app::dash::video::Video;
     use crate::time::Duration;
-
-    /// Picks levels 2, 0, 1 in turn.
-    struct Script(Vec<usize>);
-
-    impl Abr for Script {
-        fn decide(&mut self, ctx: &AbrContext) -> Decision {
-            Decision::now(self.0[ctx.index])
-        }
-        fn estimate_bps(&self) -> Option<f64> {
-            None
-        }
-        fn name(&self) -> &'static str {
-            "script"
-        }
-    }
-
-    fn at(s: f64) -> Time {
-        Time::ZERO + Duration::from_secs_f64(s)
-    }
 
     #[test]
     fn a_session_with_one_stall_and_two_switches_scores_as_computed_by_hand() {
@@ -112,32 +91,14 @@ mod tests {
         // frame), segment 1 is asked for at once and lands at 8 s: the buffer ran out at 6 s,
         // a 2 s stall; segment 2 lands at 8 s too, and the video ends at 18 s.
         let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 3);
-        let cfg = PlayerConfig {
-            buffer_time_default: Duration::from_secs(12),
-            buffer_time_at_top_quality: Duration::from_secs(30),
-            stall_threshold: Duration::from_millis(500),
-            schedule: Schedule::LevelPlusSegmentBelowTarget,
-            schedule_poll: Duration::ZERO,
-            audio_target_extra: Duration::ZERO,
-            fast_switching: false,
-            fast_switch_ahead: 1.5,
-            cache_init_segments: true,
-            playback_low_water: Duration::ZERO,
-        };
-        let mut p = Player::new(cfg, video.clone(), None, Box::new(Script(vec![2, 0, 1])));
+        let cfg = config(Duration::ZERO);
+        let mut p = Player::new(cfg, video, None, Box::new(Script::new(vec![2, 0, 1])));
         p.begin(Time::ZERO);
-        let w = p.want(Time::ZERO).unwrap();
-        p.on_requested(Time::ZERO, w, 0);
-        p.on_fetched(at(1.0), VIDEO, w.bytes, Some(at(0.5)), false);
-        let w = p.want(at(1.0)).unwrap();
-        p.on_requested(at(1.0), w, 1);
-        p.advance(at(8.0));
-        p.on_fetched(at(8.0), VIDEO, w.bytes, Some(at(7.5)), false);
-        let w = p.want(at(8.0)).unwrap();
-        p.on_requested(at(8.0), w, 2);
-        p.on_fetched(at(8.0), VIDEO, w.bytes, Some(at(8.0)), false);
-        p.advance(at(30.0));
-        let q = summarize(&p, Time::ZERO, at(30.0));
+        fetch_one(&mut p, Time::ZERO, secs(1.0), 0);
+        fetch_one(&mut p, secs(1.0), secs(8.0), 1);
+        fetch_one(&mut p, secs(8.0), secs(8.0), 2);
+        p.advance(secs(30.0));
+        let q = summarize(&p, Time::ZERO, secs(30.0));
         assert_eq!(q["avg_quality"], 1.0);
         assert_eq!(q["avg_bitrate_bps"], 7e6 / 3.0);
         assert_eq!(q["stalls_s"], json!([2.0]));
