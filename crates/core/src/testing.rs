@@ -7,10 +7,11 @@
 //! each ACK delivers, and the driver refills the window after every ACK (a
 //! cwnd-limited bulk sender) unless told the sender is app-limited.
 
-use crate::cc::{CaState, CcInit, CongestionControl, Conn, Timeout};
+use crate::cc::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::{RateSample, Reference};
+use crate::units::Rate;
 
 pub const MSS: u32 = 1448;
 
@@ -215,4 +216,81 @@ impl<C: CongestionControl> AckDriver<C> {
             self.conn.snd_nxt += sent as u64 * MSS as u64;
         }
     }
+}
+
+/// What a sender shows the transport: cwnd, pacing rate, TSO goal, the app-limited
+/// request, state and telemetry.
+pub type Outputs = (
+    u32,
+    Option<Rate>,
+    Option<u32>,
+    bool,
+    &'static str,
+    CcMetrics,
+);
+
+pub fn outputs(cc: &impl CongestionControl) -> Outputs {
+    (
+        cc.cwnd(),
+        cc.pacing_rate(),
+        cc.tso_segs(),
+        cc.wants_app_limited(),
+        cc.state_name(),
+        cc.metrics(),
+    )
+}
+
+/// Asserts that two tours agree, naming the first step where they do not.
+pub fn assert_same_tour(ours: &[Outputs], theirs: &[Outputs], label: &str) {
+    for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {
+        assert_eq!(a, b, "step {k}, {label}");
+    }
+    assert_eq!(ours.len(), theirs.len(), "{label}");
+}
+
+/// Every hook of a BBR-like sender, with `step` (an ACK of a 10 ms path) in between,
+/// and the outputs after each: a first send 15 s in; ACKs from 10 s later, when a
+/// 10 s min_rtt window begun at that send has expired (PROBE_RTT), until 4 packets are
+/// in flight; a send from idle 300 ms on (past a 200 ms PROBE_RTT hold); ACKs; a loss;
+/// fast recovery with more losses, then its exit; a timeout; ACKs.
+pub fn hook_tour<C: CongestionControl>(cc: C, step: &Ack) -> Vec<Outputs> {
+    let mut d = AckDriver::new(cc);
+    let mut out = Vec::new();
+    d.now = Time::from_secs(15);
+    let first = SentPacket {
+        payload_bytes: MSS,
+        is_retrans: false,
+        inflight: 1,
+    };
+    d.cc.on_packet_sent(d.now, &d.conn, &first);
+    out.push(outputs(&d.cc));
+    d.now += Duration::from_secs(10);
+    d.fill_window = false;
+    while d.conn.inflight > 4 {
+        d.ack(step.clone());
+        out.push(outputs(&d.cc));
+    }
+    d.ack(step.clone());
+    d.now += Duration::from_millis(300);
+    d.conn.app_limited = true;
+    d.cc.on_tx_start(d.now, &d.conn);
+    out.push(outputs(&d.cc));
+    d.conn.app_limited = false;
+    d.fill_window = true;
+    let mut acks = |d: &mut AckDriver<C>, a: Ack, n: usize| {
+        for _ in 0..n {
+            d.ack(a.clone());
+            out.push(outputs(&d.cc));
+        }
+    };
+    acks(&mut d, step.clone(), 3);
+    acks(&mut d, step.clone().lost(2), 1);
+    d.enter_recovery();
+    acks(&mut d, step.clone().lost(2), 2); // cwnd falls below the one saved at entry
+    acks(&mut d, step.clone(), 2);
+    d.exit_recovery();
+    acks(&mut d, step.clone(), 3);
+    d.rto(Duration::from_millis(200));
+    acks(&mut d, step.clone(), 4);
+    out
 }

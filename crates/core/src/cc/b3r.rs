@@ -232,7 +232,7 @@ impl CongestionControl for B3r {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cc::bbr::State;
+    use crate::cc::bbr::{Kernel, State};
     use crate::cc::HostShared;
     use crate::engine::Rng;
     use crate::testing::{self, Ack, AckDriver};
@@ -293,6 +293,21 @@ mod tests {
     }
 
     #[test]
+    fn bad_v1_parameters_are_named_under_bbr() {
+        let p = Params {
+            bbr: BbrParams {
+                cwnd_gain: -1.0,
+                ..BbrParams::default()
+            },
+            ..Params::default()
+        };
+        assert_eq!(
+            p.validate(),
+            Err("bbr.cwnd_gain must be a finite, non-negative factor (got -1)".into())
+        );
+    }
+
+    #[test]
     fn without_loss_the_probing_gain_is_v1s() {
         let mut d = fresh();
         assert_eq!(next_probe_gain(&mut d), 1.25);
@@ -342,6 +357,26 @@ mod tests {
         assert!(d.cc.bbr().is_probing_phase());
         assert_eq!(d.cc.metrics().pacing_gain, Some(1.25));
         assert_eq!(next_probe_gain(&mut d), 1.2);
+    }
+
+    #[test]
+    fn outside_probe_bw_b3r_is_v1_hook_for_hook() {
+        for bbr in [BbrParams::default(), BbrParams::preset(true, Kernel::V5)] {
+            let init = || CcInit {
+                rng: Rng::stream(3, 7),
+                ..testing::init()
+            };
+            let p = Params {
+                bbr: bbr.clone(),
+                ..Params::default()
+            };
+            let b3r = testing::hook_tour(B3r::new(p, init()), &steady());
+            let v1 = testing::hook_tour(Bbr::new(bbr.clone(), init()), &steady());
+            let label = format!("artifact_base {}", bbr.artifact_base);
+            assert_eq!(v1[1].4, "PROBE_RTT", "{label}");
+            assert!(v1.iter().all(|o| o.4 != "PROBE_BW"), "{label}");
+            testing::assert_same_tour(&b3r, &v1, &label);
+        }
     }
 
     #[test]

@@ -592,6 +592,17 @@ fn an_expired_min_rtt_skips_a_delayed_acks_rtt_on_linux_but_not_on_the_artifact_
 }
 
 #[test]
+fn the_min_rtt_window_starts_at_the_first_hook_not_at_time_zero() {
+    // A flow that starts 15 s into the run: Linux stamps min_rtt at bbr_init, i.e. when
+    // the connection starts, so its first ACK finds no expired window to probe.
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    d.now = Time::from_secs(15);
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(d.cc.min_rtt_stamp, d.now);
+}
+
+#[test]
 fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     let mut d = AckDriver::new(bbr_with_seed(1));
     d.ack(round_at(1000.0)); // cwnd 20, min_rtt 10 ms at t = 10 ms

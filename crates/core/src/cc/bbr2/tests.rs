@@ -480,6 +480,20 @@ fn probe_rtt_runs_every_5_s_at_half_a_bdp_for_200_ms_and_a_round() {
 }
 
 #[test]
+fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() {
+    // A flow that starts 15 s into the run: Linux stamps both at bbr_init, when the
+    // connection starts, so its first ACK finds neither window expired.
+    let mut d = driver(Params::default());
+    d.now = Time::from_secs(15);
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::Startup);
+    assert_eq!(
+        (d.cc.min_rtt_stamp, d.cc.probe_rtt_min_stamp),
+        (d.now, d.now)
+    );
+}
+
+#[test]
 fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
     let mut d = drive_to_cruise(Params::default());
     let mut k = 0;

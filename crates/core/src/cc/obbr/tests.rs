@@ -405,3 +405,38 @@ fn the_artifact_base_runs_without_aggregation_margin_or_policer() {
         (false, 2.0)
     );
 }
+
+#[test]
+fn outside_probe_bw_and_idle_in_startup_obbr_acts_as_v1_hook_for_hook() {
+    // The tour's losses come early (over 10 % of delivered), so the test keeps oBBR idle in
+    // STARTUP by raising that share. Its gain regrows in PROBE_RTT (telemetry only: v1's
+    // 4-packet cap decides), so the comparison leaves the reported cwnd gain out.
+    let without_cwnd_gain = |tour: Vec<testing::Outputs>| {
+        let strip = |mut o: testing::Outputs| {
+            o.5.cwnd_gain = None;
+            o
+        };
+        tour.into_iter().map(strip).collect::<Vec<_>>()
+    };
+    for bbr in [
+        BbrParams::default(),
+        BbrParams::preset(true, Default::default()),
+    ] {
+        let init = || CcInit {
+            rng: Rng::stream(3, 7),
+            ..testing::init()
+        };
+        let p = Params {
+            bbr: bbr.clone(),
+            startup_loss_percent: 100.0,
+            ..Params::default()
+        };
+        let obbr = testing::hook_tour(Obbr::new(p, init()), &steady());
+        let v1 = testing::hook_tour(Bbr::new(bbr.clone(), init()), &steady());
+        testing::assert_same_tour(
+            &without_cwnd_gain(obbr),
+            &without_cwnd_gain(v1),
+            &format!("artifact_base {}", bbr.artifact_base),
+        );
+    }
+}
