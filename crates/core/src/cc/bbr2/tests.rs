@@ -611,6 +611,79 @@ fn probe_rtt_returns_to_startup_if_the_pipe_was_never_full() {
 
 // ---- loss hooks ----
 
+/// `floor(bw · 1448 · gain · 0.99)` in bits/s: the pacing rate at `bw` packets/s.
+fn paced(bw: f64, gain: f64) -> Option<Rate> {
+    Some(Rate::from_bps(
+        (bw * 1448.0 * gain * 0.99).floor() as u64 * 8,
+    ))
+}
+
+#[test]
+fn initial_pacing_uses_a_nominal_1_ms_rtt_and_is_redone_once_srtt_exists() {
+    let gain = Params::default().startup_pacing_gain;
+    let mut d = driver(Params::default());
+    assert_eq!(d.cc.pacing_rate(), paced(10_000.0, gain)); // 10 packets per 1 ms
+    let slow = ack(2, us(1024), RTT, 4, RTT); // a sample of 4 packets per RTT: less
+    d.ack(slow.clone());
+    assert_eq!(d.cc.pacing_rate(), paced(10.0 / RTT.as_secs_f64(), gain));
+    d.ack(slow); // cwnd is 12 now, but the init formula is not run again
+    assert_eq!(d.cc.pacing_rate(), paced(10.0 / RTT.as_secs_f64(), gain));
+}
+
+#[test]
+fn idle_restart_in_probe_bw_paces_at_the_estimate_and_defers_probe_rtt() {
+    let mut d = drive_to_probe_bw(Params::default());
+    assert_eq!(
+        d.cc.pacing_rate(),
+        paced(BW, Params::default().probe_down_gain)
+    );
+    let idle = Conn {
+        app_limited: true,
+        ..d.conn.clone()
+    };
+    d.cc.on_tx_start(d.now, &idle);
+    assert_eq!(d.cc.pacing_rate(), paced(BW, 1.0));
+    // probe_rtt_min has expired, but the flow is restarting from idle: no PROBE_RTT.
+    d.ack(ack(2, Duration::from_secs(6), us(9000), 16, RTT));
+    assert!(matches!(d.cc.state, State::ProbeBw(_)), "{:?}", d.cc.state);
+    assert!(!d.cc.idle_restart);
+}
+
+#[test]
+fn a_send_from_empty_that_is_not_app_limited_is_no_idle_restart() {
+    let mut d = drive_to_probe_bw(Params::default());
+    let before = d.cc.pacing_rate();
+    let conn = d.conn.clone();
+    d.cc.on_tx_start(d.now, &conn);
+    assert!(!d.cc.idle_restart);
+    assert_eq!(d.cc.pacing_rate(), before);
+}
+
+#[test]
+fn a_send_from_idle_after_the_probe_rtt_hold_ends_it_without_waiting_for_a_round() {
+    let mut d = drive_to_cruise(Params::default());
+    let mut k = 0;
+    while d.cc.state != State::ProbeRtt {
+        k += 1;
+        d.ack(rising_rtt(k));
+    }
+    d.acks(12, rising_rtt(0)); // inflight down to 8: the 200 ms hold starts
+    let done = d.cc.probe_rtt.done_stamp.expect("hold started");
+    let idle = Conn {
+        app_limited: true,
+        inflight: 0,
+        ..d.conn.clone()
+    };
+    d.now = done;
+    d.cc.on_tx_start(d.now, &idle);
+    assert_eq!(d.cc.state, State::ProbeRtt, "the hold ends after its stamp");
+    d.now += us(1);
+    d.cc.on_tx_start(d.now, &idle);
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    assert_eq!(d.cc.cwnd(), 34); // prior_cwnd restored
+    assert!(!d.cc.wants_app_limited());
+}
+
 #[test]
 fn rto_sets_cwnd_to_inflight_plus_one_seeds_inflight_lo_and_leaving_loss_restores_cwnd() {
     let mut d = drive_to_cruise(Params::default());
