@@ -111,3 +111,62 @@ impl Bbr {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BW: f64 = 1000.0; // packets/s: one packet expected per ms
+    const NO_CAP: u32 = 1 << 20;
+
+    fn ms(v: u64) -> Time {
+        Time::from_millis(v)
+    }
+
+    /// 20 packets acked at 10 ms into a fresh epoch: extra 20.
+    fn after_a_burst() -> AckAggregation {
+        let mut a = AckAggregation::new(Time::ZERO);
+        a.update(false, 20, ms(10), BW, 100, 5, NO_CAP);
+        assert_eq!(a.extra_acked(), 20);
+        a
+    }
+
+    #[test]
+    fn an_epoch_runs_on_while_more_arrives_than_the_bandwidth_explains() {
+        let mut a = after_a_burst();
+        a.update(false, 10, ms(12), BW, 100, 5, NO_CAP); // 30 acked, 2 expected
+        assert_eq!(a.extra_acked(), 28);
+        a.update(false, 10, ms(14), BW, 25, 5, NO_CAP); // 40 − 4, but at most cwnd
+        assert_eq!(a.extra_acked(), 28);
+        assert_eq!(a.epoch_acked, 40);
+    }
+
+    #[test]
+    fn an_idle_restart_begins_a_new_epoch() {
+        let mut a = after_a_burst();
+        a.reset_epoch(ms(12));
+        a.update(false, 10, ms(12), BW, 100, 5, NO_CAP); // a new epoch: extra 10
+        assert_eq!(a.extra_acked(), 20);
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(12), 10));
+    }
+
+    #[test]
+    fn with_five_round_windows_a_burst_is_kept_until_the_tenth_round_start() {
+        let mut a = after_a_burst();
+        // Round starts with ACKs at the bandwidth (each a new epoch: extra 1).
+        for round in 1..=9u64 {
+            a.update(true, 1, ms(10 + 10 * round), BW, 100, 5, NO_CAP);
+            assert_eq!(a.extra_acked(), 20, "round {round}");
+        }
+        // The 10th round start empties the burst's bucket again.
+        a.update(true, 1, ms(110), BW, 100, 5, NO_CAP);
+        assert_eq!(a.extra_acked(), 1);
+    }
+
+    #[test]
+    fn an_epoch_ends_once_it_would_reach_the_reset_threshold() {
+        let mut a = after_a_burst();
+        a.update(false, 10, ms(12), BW, 100, 5, 30); // 20 + 10 ≥ 30: a new epoch
+        assert_eq!((a.epoch_start, a.epoch_acked), (ms(12), 10));
+    }
+}

@@ -600,6 +600,17 @@ fn the_min_rtt_window_starts_at_the_first_hook_not_at_time_zero() {
     d.ack(steady());
     assert_eq!(d.cc.state, State::Startup);
     assert_eq!(d.cc.min_rtt_stamp, d.now);
+    // A first send starts it too: an ACK more than 10 s later finds it expired.
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    let first = SentPacket {
+        payload_bytes: testing::MSS,
+        is_retrans: false,
+        inflight: 1,
+    };
+    d.cc.on_packet_sent(Time::from_secs(15), &d.conn, &first);
+    d.now = Time::from_secs(25);
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeRtt);
 }
 
 #[test]

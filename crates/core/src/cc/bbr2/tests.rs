@@ -491,6 +491,17 @@ fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() 
         (d.cc.min_rtt_stamp, d.cc.probe_rtt_min_stamp),
         (d.now, d.now)
     );
+    // A first send starts them too: an ACK more than 5 s later finds probe_rtt_min expired.
+    let mut d = driver(Params::default());
+    let first = SentPacket {
+        payload_bytes: testing::MSS,
+        is_retrans: false,
+        inflight: 1,
+    };
+    d.cc.cc.on_packet_sent(Time::from_secs(15), &d.conn, &first);
+    d.now = Time::from_secs(21);
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeRtt);
 }
 
 #[test]
