@@ -417,6 +417,15 @@ fn aggregated_acks_raise_the_cwnd_target_by_the_extra_acked() {
 }
 
 #[test]
+fn acks_without_a_valid_rate_sample_leave_the_aggregation_estimate_alone() {
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    d.acks(3, steady());
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 2);
+    d.acks(3, Ack::new(4, ms(0)).rtt(ms(10))); // 12 acked at one instant, no rate sample
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 2);
+}
+
+#[test]
 fn kernel_4_17_has_neither_the_aggregation_allowance_nor_the_probing_plus_two() {
     let v4_17 = Params::preset(false, Kernel::V4_17);
     let mut d = probe_bw_in_phase_with(&v4_17, &steady(), 2);
@@ -735,28 +744,51 @@ fn the_artifact_keeps_its_4_packet_floor_while_conserving_packets_and_linux_does
 }
 
 #[test]
+fn save_cwnd_takes_the_cwnd_unless_recovery_or_probe_rtt_has_cut_it_then_the_larger() {
+    // Linux bbr_save_cwnd, on a sender whose prior_cwnd (50) exceeds its cwnd (20).
+    let saved = |prev_ca_state: CaState, state: State| {
+        let mut cc = bbr_with_seed(1);
+        (cc.prior_cwnd, cc.cwnd, cc.prev_ca_state, cc.state) = (50, 20, prev_ca_state, state);
+        cc.save_cwnd();
+        cc.prior_cwnd
+    };
+    assert_eq!(saved(CaState::Open, State::ProbeBw), 20);
+    assert_eq!(saved(CaState::Disorder, State::Startup), 20);
+    assert_eq!(saved(CaState::Recovery, State::ProbeBw), 50);
+    assert_eq!(saved(CaState::Loss, State::ProbeBw), 50);
+    assert_eq!(saved(CaState::Open, State::ProbeRtt), 50);
+}
+
+#[test]
 fn rto_collapses_cwnd_to_inflight_plus_one_and_it_grows_back() {
-    let mut d = probe_bw_in_phase(&steady(), 2);
-    for _ in 0..3 {
-        d.ack(steady());
+    // Leaving the Loss state restores cwnd under either recovery rule.
+    for rule in [RecoveryEpochRule::Tcp, RecoveryEpochRule::Artifact] {
+        let p = Params {
+            recovery_epoch: rule,
+            ..Params::default()
+        };
+        let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+        for _ in 0..3 {
+            d.ack(steady());
+        }
+        d.rto(ms(30));
+        assert_eq!(d.cc.cwnd(), 1);
+        assert_eq!(
+            (d.cc.prior_cwnd, d.cc.prev_ca_state, d.cc.full_bw.bw),
+            (28, CaState::Loss, 0.0)
+        );
+        for expected in [4, 8] {
+            let n = d.conn.inflight;
+            d.ack(ack(n, ms(10), ms(10), 10, ms(10)));
+            assert_eq!(d.cc.cwnd(), expected); // max(1 + 1, 4), then + acked: slow start
+        }
+        d.exit_recovery();
+        d.ack(ack(8, ms(10), ms(10), 10, ms(10)));
+        // This 8-packet ACK opens a new ACK epoch: extra_acked = 8, target = even(20 + 8 + 6) = 34.
+        // cwnd = min(max(8, prior_cwnd 28) + 8, 34); without the restore it would be 16.
+        assert_eq!(d.cc.ack_aggr.extra_acked(), 8);
+        assert_eq!(d.cc.cwnd(), 34, "{rule:?}");
     }
-    d.rto(ms(30));
-    assert_eq!(d.cc.cwnd(), 1);
-    assert_eq!(
-        (d.cc.prior_cwnd, d.cc.prev_ca_state, d.cc.full_bw.bw),
-        (28, CaState::Loss, 0.0)
-    );
-    for expected in [4, 8] {
-        let n = d.conn.inflight;
-        d.ack(ack(n, ms(10), ms(10), 10, ms(10)));
-        assert_eq!(d.cc.cwnd(), expected); // max(1 + 1, 4), then + acked: slow start
-    }
-    d.exit_recovery();
-    d.ack(ack(8, ms(10), ms(10), 10, ms(10)));
-    // This 8-packet ACK opens a new ACK epoch: extra_acked = 8, target = even(20 + 8 + 6) = 34.
-    // cwnd = min(max(8, prior_cwnd 28) + 8, 34); without the restore it would be 16.
-    assert_eq!(d.cc.ack_aggr.extra_acked(), 8);
-    assert_eq!(d.cc.cwnd(), 34);
 }
 
 // ---- long-term (policer) bandwidth ----
