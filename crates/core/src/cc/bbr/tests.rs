@@ -93,7 +93,9 @@ fn windowed_max_refreshes_sub_windows_and_promotes_on_expiry() {
     assert_eq!(twice.update(14, 4), 5); // both t=0 and t=3 expired at once
     assert_eq!(f.update(15, 6), 6); // a new max resets everything
     assert_eq!(f.update(16, 1), 6);
-    assert_eq!(f.update(27, 2), 2); // nothing left in the window: reset
+    let mut late = f.clone();
+    assert_eq!(f.update(25, 2), 6); // exactly one window after the best: still in it
+    assert_eq!(late.update(27, 2), 2); // nothing left in the window: reset
 }
 
 #[test]
@@ -620,6 +622,30 @@ fn the_min_rtt_window_starts_at_the_first_hook_not_at_time_zero() {
     d.now = Time::from_secs(25);
     d.ack(steady());
     assert_eq!(d.cc.state, State::ProbeRtt);
+}
+
+#[test]
+fn a_send_from_idle_after_the_probe_rtt_hold_ends_it_without_waiting_for_a_round() {
+    let mut d = min_rtt_about_to_expire(&Params::default());
+    let slower = steady().rtt(ms(11));
+    d.fill_window = false;
+    d.ack(slower.clone());
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    while d.cc.probe_rtt.done_stamp.is_none() {
+        d.ack(slower.clone()); // draining to 4 packets in flight
+    }
+    let done = d.cc.probe_rtt.done_stamp.unwrap();
+    let idle = Conn {
+        app_limited: true,
+        inflight: 0,
+        ..d.conn.clone()
+    };
+    // (No send at the stamp itself: one inside PROBE_RTT would hide a mark left behind.)
+    d.now = done + Duration::from_micros(1);
+    d.cc.on_tx_start(d.now, &idle);
+    assert_eq!(d.cc.state, State::ProbeBw);
+    assert_eq!(d.cc.cwnd(), 28); // prior_cwnd restored
+    assert!(!d.cc.wants_app_limited());
 }
 
 #[test]
