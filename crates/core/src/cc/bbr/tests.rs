@@ -99,6 +99,19 @@ fn windowed_max_refreshes_sub_windows_and_promotes_on_expiry() {
 }
 
 #[test]
+fn windowed_max_takes_choices_and_expires_only_strictly_past_each_boundary() {
+    // W = 12: W/4 = 3, W/2 = 6 (and W % 4 = W % 2 = 0, unlike W = 10's 2 and 0 against 2 and 5).
+    let mut f = WindowedFilter::max(12, 0, 10u32);
+    assert_eq!(f.update(3, 8), 10); // dt = W/4: dropped
+    assert_eq!(f.update(4, 7), 10); // dt > W/4: 2nd and 3rd
+    assert_eq!(f.update(6, 6), 10); // dt = W/2: dropped
+    assert_eq!(f.update(10, 5), 10); // dt > W/2: 3rd
+    assert_eq!(f.update(12, 4), 10); // dt = W: the best is still in the window
+    assert_eq!(f.update(13, 3), 7); // dt > W: the 2nd (t = 4) promoted
+    assert_eq!(f.update(22, 1), 5); // (t = 4) expired; the next (t = 10) is exactly W old: kept
+}
+
+#[test]
 fn windowed_min_mirrors_the_max() {
     let mut f = WindowedFilter::min(10, 0, 10u32);
     assert_eq!(f.update(1, 12), 10);
