@@ -783,6 +783,16 @@ fn the_artifact_keeps_its_4_packet_floor_while_conserving_packets_and_linux_does
 }
 
 #[test]
+fn an_ack_that_delivers_nothing_leaves_cwnd_alone() {
+    // Linux bbr_set_cwnd: `if (!acked) goto done` (say, a duplicate ACK marking losses).
+    let mut d = probe_bw_in_phase(&steady(), 2);
+    d.acks(3, steady());
+    assert_eq!(d.cc.cwnd(), 28);
+    d.ack(Ack::new(0, ms(1)).lost(2));
+    assert_eq!(d.cc.cwnd(), 28);
+}
+
+#[test]
 fn save_cwnd_takes_the_cwnd_unless_recovery_or_probe_rtt_has_cut_it_then_the_larger() {
     // Linux bbr_save_cwnd, on a sender whose prior_cwnd (50) exceeds its cwnd (20).
     let saved = |prev_ca_state: CaState, state: State| {
