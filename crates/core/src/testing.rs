@@ -14,6 +14,8 @@ use crate::transport::rate_sample::{RateSample, Reference};
 use crate::units::Rate;
 
 pub const MSS: u32 = 1448;
+/// More ACKs than any script needs (tens of simulated minutes at 2 ms).
+const MAX_ACKS: usize = 1_000_000;
 
 /// `CcInit` for tests: MSS 1448, IW10, a fixed random stream.
 pub fn init() -> CcInit {
@@ -122,6 +124,11 @@ impl<C: CongestionControl> AckDriver<C> {
 
     /// Delivers one scripted ACK and returns the rate sample the algorithm saw.
     pub fn ack(&mut self, a: Ack) -> RateSample {
+        // A script waiting for a state that never comes fails here, not by exhausting memory.
+        assert!(
+            self.samples.len() < MAX_ACKS,
+            "more than {MAX_ACKS} scripted ACKs: the script is stuck"
+        );
         self.now += a.after;
         let prior_in_flight = self.conn.inflight;
         self.conn.delivered += a.acked as u64;
