@@ -332,6 +332,16 @@ fn startup_pacing_never_decreases_and_is_bw_times_mss_times_gain_less_1_percent(
     assert_eq!(last, Rate::from_bps(8_276_338 * 8));
 }
 
+#[test]
+fn pacing_follows_the_connections_current_mss() {
+    // Linux reads tp->mss_cache on every ACK (a path-MTU change moves it).
+    let mut d = AckDriver::new(bbr_with_seed(1));
+    d.conn.mss = 1000;
+    d.ack(round_at(2000.0));
+    // floor(2000 · 1000 · 739/256 · 0.99) = 5 715 703 B/s
+    assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(5_715_703 * 8)));
+}
+
 // ---- PROBE_BW ----
 
 #[test]
