@@ -162,3 +162,110 @@ impl Bbr {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Time;
+
+    /// A connection that by `ms` has delivered `delivered` and lost `lost` packets.
+    fn conn(ms: u64, delivered: u64, lost: u64) -> Conn {
+        Conn {
+            mss: 1448,
+            delivered,
+            lost,
+            delivered_time: Time::from_millis(ms),
+            ..Conn::default()
+        }
+    }
+
+    /// Sampling begun by a loss at t = 0, when `lost_before` packets had been lost.
+    fn sampling(lost_before: u64) -> LongTermBw {
+        let mut lt = LongTermBw::default();
+        let first = lt.on_sample(
+            &Params::default(),
+            &conn(0, 0, lost_before),
+            true,
+            false,
+            1,
+            false,
+        );
+        assert_eq!(first, LtEvent::Nothing);
+        assert!(lt.is_sampling);
+        lt
+    }
+
+    /// Round start `r` without loss: 10·r ms and 100·r packets delivered into the interval.
+    fn round_start(lt: &mut LongTermBw, r: u64, lost: u64) {
+        let c = conn(10 * r, 100 * r, lost);
+        lt.on_sample(&Params::default(), &c, true, true, 0, false);
+    }
+
+    fn rounds(lt: &mut LongTermBw, n: u64, lost: u64) {
+        (1..=n).for_each(|r| round_start(lt, r, lost));
+    }
+
+    /// An ACK with one loss at `ms`, delivered and lost so far as given, not a round start.
+    fn lossy_ack(lt: &mut LongTermBw, ms: u64, delivered: u64, lost: u64) -> LtEvent {
+        lt.on_sample(
+            &Params::default(),
+            &conn(ms, delivered, lost),
+            true,
+            false,
+            1,
+            false,
+        )
+    }
+
+    #[test]
+    fn an_interval_ends_on_a_lossy_ack_once_it_has_four_rounds() {
+        let mut lt = sampling(0);
+        rounds(&mut lt, 3, 0);
+        assert_eq!(lossy_ack(&mut lt, 35, 350, 100), LtEvent::Nothing);
+        assert_eq!(lt.bw, 0.0, "three rounds are too few");
+        round_start(&mut lt, 4, 100);
+        assert_eq!(lossy_ack(&mut lt, 40, 400, 100), LtEvent::Nothing);
+        assert_eq!(lt.bw, 10_000.0); // 400 packets in 40 ms: the first interval's rate
+    }
+
+    #[test]
+    fn an_interval_lasts_at_most_sixteen_rounds() {
+        let mut lt = sampling(0);
+        rounds(&mut lt, 16, 0);
+        let mut longer = lt.clone();
+        assert_eq!(lossy_ack(&mut lt, 160, 1600, 400), LtEvent::Nothing);
+        assert_eq!(lt.bw, 10_000.0, "16 rounds still end");
+        round_start(&mut longer, 17, 0);
+        assert_eq!(lossy_ack(&mut longer, 170, 1700, 400), LtEvent::Nothing);
+        assert_eq!(longer.bw, 0.0, "the 17th round start began sampling again");
+    }
+
+    #[test]
+    fn the_loss_share_counts_this_intervals_losses_from_50_in_256() {
+        // 512 delivered in 4 rounds: 100 lost is exactly 50/256 of them; 99 is below.
+        for (lost, ends) in [(100, true), (99, false)] {
+            let mut lt = sampling(1000);
+            rounds(&mut lt, 4, 1000);
+            lossy_ack(&mut lt, 40, 512, 1000 + lost);
+            assert_eq!(lt.bw > 0.0, ends, "{lost} lost");
+        }
+    }
+
+    #[test]
+    fn a_first_interval_is_never_a_match_however_slow() {
+        // 0.2 packets/s is within 4 kbit/s of nothing, but there is no previous interval.
+        let mut lt = sampling(0);
+        for r in 1..=4 {
+            lt.on_sample(
+                &Params::default(),
+                &conn(2_500 * r, 0, 0),
+                true,
+                true,
+                0,
+                false,
+            );
+        }
+        assert_eq!(lossy_ack(&mut lt, 10_000, 2, 1), LtEvent::Nothing);
+        assert_eq!((lt.bw, lt.use_bw), (0.2, false));
+    }
+}
