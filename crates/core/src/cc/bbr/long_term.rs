@@ -251,21 +251,51 @@ mod tests {
         }
     }
 
+    /// A first interval of 10 000 packets/s (400 in 40 ms), then a second of `delivered`
+    /// packets in the next 40 ms (4 rounds, 100 more lost); the second's outcome.
+    fn after_two_intervals(delivered: u64) -> (LtEvent, LongTermBw) {
+        let mut lt = sampling(0);
+        rounds(&mut lt, 4, 0);
+        lossy_ack(&mut lt, 40, 400, 100);
+        (5..=8).for_each(|r| round_start(&mut lt, r, 100));
+        (lossy_ack(&mut lt, 80, 400 + delivered, 200), lt)
+    }
+
+    #[test]
+    fn two_intervals_match_within_an_eighth_of_the_first() {
+        let (event, lt) = after_two_intervals(440); // 11 000/s: 1000 ≤ 10 000 / 8
+        assert_eq!(event, LtEvent::Policed);
+        assert_eq!((lt.bw, lt.use_bw), (10_500.0, true));
+        let (event, lt) = after_two_intervals(460); // 11 500/s: 1500 > 1250 and ≫ 4 kbit/s
+        assert_eq!(event, LtEvent::Nothing);
+        assert_eq!((lt.bw, lt.use_bw), (11_500.0, false));
+    }
+
+    /// A first interval of 0.2 packets/s: 2 delivered (1 lost) in 10 s of 4 rounds.
+    fn slow_first_interval() -> LongTermBw {
+        let mut lt = sampling(0);
+        for ms in [2_500, 5_000, 7_500, 10_000] {
+            lt.on_sample(&Params::default(), &conn(ms, 0, 0), true, true, 0, false);
+        }
+        assert_eq!(lossy_ack(&mut lt, 10_000, 2, 1), LtEvent::Nothing);
+        lt
+    }
+
+    #[test]
+    fn slow_intervals_match_within_4_kbit_s() {
+        // 0.2 then 0.5 packets/s: 150 % apart, but 0.3 · 1448 · 0.99 = 430 B/s ≤ 500 B/s.
+        let mut lt = slow_first_interval();
+        for ms in [12_500, 15_000, 17_500, 20_000] {
+            lt.on_sample(&Params::default(), &conn(ms, 2, 1), true, true, 0, false);
+        }
+        assert_eq!(lossy_ack(&mut lt, 20_000, 7, 3), LtEvent::Policed);
+        assert_eq!(lt.bw, 0.35);
+    }
+
     #[test]
     fn a_first_interval_is_never_a_match_however_slow() {
         // 0.2 packets/s is within 4 kbit/s of nothing, but there is no previous interval.
-        let mut lt = sampling(0);
-        for r in 1..=4 {
-            lt.on_sample(
-                &Params::default(),
-                &conn(2_500 * r, 0, 0),
-                true,
-                true,
-                0,
-                false,
-            );
-        }
-        assert_eq!(lossy_ack(&mut lt, 10_000, 2, 1), LtEvent::Nothing);
+        let lt = slow_first_interval();
         assert_eq!((lt.bw, lt.use_bw), (0.2, false));
     }
 }
