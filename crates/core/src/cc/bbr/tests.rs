@@ -586,6 +586,18 @@ fn min_rtt_about_to_expire(p: &Params) -> AckDriver<Bbr> {
 }
 
 #[test]
+fn a_zero_probe_rtt_duration_turns_probe_rtt_off() {
+    let off = Params {
+        probe_rtt_duration_ms: 0,
+        ..Params::default()
+    };
+    let mut d = min_rtt_about_to_expire(&off);
+    d.ack(steady().rtt(ms(11))); // expired now
+    assert_eq!(d.cc.state, State::ProbeBw);
+    assert_eq!(d.cc.min_rtt, Some(ms(11))); // the expired minimum still moves
+}
+
+#[test]
 fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_first() {
     let mut d = min_rtt_about_to_expire(&Params::preset(true, Kernel::V5));
     let slower = steady().rtt(ms(11));
