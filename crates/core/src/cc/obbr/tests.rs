@@ -264,23 +264,41 @@ fn k_low_samples_and_a_loss_reset_the_estimate_after_two_windows() {
     );
 }
 
+/// 30 samples alternating 400 and 600 (both < 0.75 · 1000), a loss, then the two windows
+/// up to the ACK that resets the estimate (its own sample is 400).
+fn alternating_drop(d: &mut AckDriver<Obbr>) {
+    let low = |i: usize| ack(10, if i.is_multiple_of(2) { 400.0 } else { 600.0 });
+    for i in 0..30 {
+        d.ack(low(i));
+    }
+    d.ack(low(30).lost(1));
+    assert_eq!(d.cc.drop.phase(), Some(0));
+    for j in 31..=52 {
+        d.ack(low(j));
+    }
+}
+
 #[test]
 fn the_new_estimate_is_the_largest_recent_sample_or_with_drop_reset_mean_their_mean() {
     for (drop_reset, expected) in [(DropReset::Max, 600.0), (DropReset::Mean, 500.0)] {
         let mut d = drop_path(10);
         d.cc.p.drop_reset = drop_reset;
-        // 30 samples alternating 400 and 600 (both < 0.75 · 1000), then a loss.
-        let low = |i: usize| ack(10, if i.is_multiple_of(2) { 400.0 } else { 600.0 });
-        for i in 0..30 {
-            d.ack(low(i));
-        }
-        d.ack(low(30).lost(1));
-        assert_eq!(d.cc.drop.phase(), Some(0));
-        for j in 31..=52 {
-            d.ack(low(j));
-        }
+        alternating_drop(&mut d);
         assert_eq!(d.cc.bbr().max_bw(), expected, "{drop_reset:?}");
     }
+}
+
+#[test]
+fn a_new_estimate_ages_from_the_round_it_was_set_in() {
+    // Under a filter of 15 rounds (long enough to keep 1000 until the drop is flagged) the
+    // reset ACK's lower sample must not displace it.
+    let mut p = drop_params(10);
+    p.bbr.bw_filter_rounds = 15;
+    p.drop_reset = DropReset::Max;
+    let mut d = probe_bw(&p, 2);
+    alternating_drop(&mut d);
+    assert!(d.cc.metrics().round.unwrap() > p.bbr.bw_filter_rounds as u64);
+    assert_eq!(d.cc.bbr().max_bw(), 600.0);
 }
 
 #[test]
