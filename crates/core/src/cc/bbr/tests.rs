@@ -292,6 +292,20 @@ fn the_artifact_base_cwnd_is_two_bdp_plus_three_quanta_in_bytes_without_rounding
     }
 }
 
+#[test]
+fn the_artifact_base_adds_the_aggregation_allowance_in_bytes_if_given_a_gain() {
+    // Its own gain is 0; with Linux's 1 the 2 extra packets join the byte target:
+    // 28 960 + 2 · 1448 + 8688 = 40 544 bytes = 28 packets (26 without them).
+    let p = Params {
+        extra_acked_gain: 1.0,
+        ..Params::preset(true, Kernel::V5)
+    };
+    let mut d = probe_bw_in_phase_with(&p, &steady(), 2);
+    d.acks(5, steady());
+    assert_eq!(d.cc.aggregation_cwnd(), 2);
+    assert_eq!(d.cc.cwnd(), 28);
+}
+
 // ---- pacing ----
 
 #[test]
