@@ -297,7 +297,7 @@ fn a_new_estimate_ages_from_the_round_it_was_set_in() {
     p.drop_reset = DropReset::Max;
     let mut d = probe_bw(&p, 2);
     alternating_drop(&mut d);
-    assert!(d.cc.metrics().round.unwrap() > p.bbr.bw_filter_rounds as u64);
+    assert!(d.cc.metrics().round.unwrap() > p.bbr.bw_filter_rounds);
     assert_eq!(d.cc.bbr().max_bw(), 600.0);
 }
 
