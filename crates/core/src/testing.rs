@@ -247,6 +247,19 @@ pub fn outputs(cc: &impl CongestionControl) -> Outputs {
     )
 }
 
+/// A send from empty on a connection that is not app-limited (say, the first resend after a
+/// timeout) is no restart from idle (Linux's `bbr_cwnd_event` checks `tp->app_limited`): the
+/// outputs stay as they were.
+pub fn assert_busy_send_is_no_idle_restart<C: CongestionControl>(d: &mut AckDriver<C>) {
+    let before = outputs(&d.cc);
+    let busy = Conn {
+        app_limited: false,
+        ..d.conn.clone()
+    };
+    d.cc.on_tx_start(d.now, &busy);
+    assert_eq!(outputs(&d.cc), before);
+}
+
 /// Asserts that two tours agree, naming the first step where they do not.
 pub fn assert_same_tour(ours: &[Outputs], theirs: &[Outputs], label: &str) {
     for (k, (a, b)) in ours.iter().zip(theirs).enumerate() {

@@ -504,15 +504,22 @@ fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() 
     assert_eq!(d.cc.state, State::ProbeRtt);
 }
 
-#[test]
-fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
+/// PROBE_RTT entered from CRUISE, then drained to 8 in flight: the 200 ms hold and the
+/// round have started.
+fn probe_rtt_hold_started() -> Driver {
     let mut d = drive_to_cruise(Params::default());
     let mut k = 0;
     while d.cc.state != State::ProbeRtt {
         k += 1;
         d.ack(rising_rtt(k));
     }
-    d.acks(12, rising_rtt(0)); // inflight down to 8: the 200 ms and the round start
+    d.acks(12, rising_rtt(0));
+    d
+}
+
+#[test]
+fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
+    let mut d = probe_rtt_hold_started();
     assert!(d.cc.probe_rtt.done_stamp.is_some());
     // 300 ms of ACKs without a rate sample: no round ends
     d.acks(293, Ack::new(2, us(1024)).rtt(us(9000)));
@@ -662,23 +669,14 @@ fn idle_restart_in_probe_bw_paces_at_the_estimate_and_defers_probe_rtt() {
 
 #[test]
 fn a_send_from_empty_that_is_not_app_limited_is_no_idle_restart() {
-    let mut d = drive_to_probe_bw(Params::default());
-    let before = d.cc.pacing_rate();
-    let conn = d.conn.clone();
-    d.cc.on_tx_start(d.now, &conn);
+    let mut d = drive_to_probe_bw(Params::default()); // DOWN: an idle restart would pace at 1
+    testing::assert_busy_send_is_no_idle_restart(&mut d);
     assert!(!d.cc.idle_restart);
-    assert_eq!(d.cc.pacing_rate(), before);
 }
 
 #[test]
 fn a_send_from_idle_after_the_probe_rtt_hold_ends_it_without_waiting_for_a_round() {
-    let mut d = drive_to_cruise(Params::default());
-    let mut k = 0;
-    while d.cc.state != State::ProbeRtt {
-        k += 1;
-        d.ack(rising_rtt(k));
-    }
-    d.acks(12, rising_rtt(0)); // inflight down to 8: the 200 ms hold starts
+    let mut d = probe_rtt_hold_started();
     let done = d.cc.probe_rtt.done_stamp.expect("hold started");
     let idle = Conn {
         app_limited: true,
