@@ -1011,6 +1011,69 @@ fn defaults_match_spec() {
 }
 
 #[test]
+fn each_unusable_parameter_alone_is_rejected_by_name() {
+    let d = Params::default;
+    let cases = [
+        (
+            Params {
+                pacing_gain_cycle: vec![],
+                ..d()
+            },
+            "pacing_gain_cycle",
+        ),
+        (
+            Params {
+                pacing_gain_cycle: vec![1.25, 0.0],
+                cycle_rand: 1,
+                ..d()
+            },
+            "pacing_gain_cycle",
+        ),
+        (
+            Params {
+                pacing_gain_cycle: vec![1.25, f64::NAN],
+                cycle_rand: 1,
+                ..d()
+            },
+            "pacing_gain_cycle",
+        ),
+        (
+            Params {
+                bw_filter_rounds: 0,
+                ..d()
+            },
+            "bw_filter_rounds",
+        ),
+        (Params { min_cwnd: 0, ..d() }, "min_cwnd"),
+        (
+            Params {
+                full_bw_rounds: 0,
+                ..d()
+            },
+            "full_bw_rounds",
+        ),
+        (
+            Params {
+                pacing_shift: 64,
+                ..d()
+            },
+            "pacing_shift",
+        ),
+        (
+            Params {
+                extra_acked_win_rounds: 0,
+                ..d()
+            },
+            "extra_acked_win_rounds",
+        ),
+    ];
+    for (p, field) in cases {
+        let e = p.validate().unwrap_err();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+}
+
+#[test]
 fn params_override_single_fields_and_reject_unknown_or_unusable_ones() {
     let p: Params = serde_json::from_str(r#"{"cwnd_gain": 1.5}"#).unwrap();
     assert_eq!(
