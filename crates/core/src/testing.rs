@@ -176,6 +176,27 @@ impl<C: CongestionControl> AckDriver<C> {
         rs
     }
 
+    /// The connection's first packet leaves at `at` (now moves there).
+    pub fn first_send(&mut self, at: Time) {
+        self.now = at;
+        let first = SentPacket {
+            payload_bytes: MSS,
+            is_retrans: false,
+            inflight: 1,
+        };
+        self.cc.on_packet_sent(at, &self.conn, &first);
+    }
+
+    /// Sending resumes now from idle: nothing in flight, the app-limited bubble open.
+    pub fn send_from_idle(&mut self) {
+        let idle = Conn {
+            app_limited: true,
+            inflight: 0,
+            ..self.conn.clone()
+        };
+        self.cc.on_tx_start(self.now, &idle);
+    }
+
     /// Loss detected: the transport enters fast recovery.
     pub fn enter_recovery(&mut self) {
         self.conn.ca_state = CaState::Recovery;
@@ -276,13 +297,7 @@ pub fn assert_same_tour(ours: &[Outputs], theirs: &[Outputs], label: &str) {
 pub fn hook_tour<C: CongestionControl>(cc: C, step: &Ack) -> Vec<Outputs> {
     let mut d = AckDriver::new(cc);
     let mut out = Vec::new();
-    d.now = Time::from_secs(15);
-    let first = SentPacket {
-        payload_bytes: MSS,
-        is_retrans: false,
-        inflight: 1,
-    };
-    d.cc.on_packet_sent(d.now, &d.conn, &first);
+    d.first_send(Time::from_secs(15));
     out.push(outputs(&d.cc));
     d.now += Duration::from_secs(10);
     d.fill_window = false;
@@ -292,10 +307,8 @@ pub fn hook_tour<C: CongestionControl>(cc: C, step: &Ack) -> Vec<Outputs> {
     }
     d.ack(step.clone());
     d.now += Duration::from_millis(300);
-    d.conn.app_limited = true;
-    d.cc.on_tx_start(d.now, &d.conn);
+    d.send_from_idle();
     out.push(outputs(&d.cc));
-    d.conn.app_limited = false;
     d.fill_window = true;
     let mut acks = |d: &mut AckDriver<C>, a: Ack, n: usize| {
         for _ in 0..n {

@@ -516,11 +516,7 @@ fn aggregation_cwnd_is_capped_at_100_ms_of_bandwidth() {
 #[test]
 fn idle_restart_paces_at_the_estimate_and_defers_probe_rtt() {
     let mut d = probe_bw_in_phase(&steady(), 0);
-    let conn = Conn {
-        app_limited: true,
-        ..d.conn.clone()
-    };
-    d.cc.on_tx_start(d.now, &conn);
+    d.send_from_idle();
     // 1000 · 1448 · 0.99
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(1_433_520 * 8)));
     // min_rtt has expired, but the flow is restarting from idle: the sample refreshes
@@ -658,12 +654,7 @@ fn the_min_rtt_window_starts_at_the_first_hook_not_at_time_zero() {
     assert_eq!(d.cc.min_rtt_stamp, d.now);
     // A first send starts it too: an ACK more than 10 s later finds it expired.
     let mut d = AckDriver::new(bbr_with_seed(1));
-    let first = SentPacket {
-        payload_bytes: testing::MSS,
-        is_retrans: false,
-        inflight: 1,
-    };
-    d.cc.on_packet_sent(Time::from_secs(15), &d.conn, &first);
+    d.first_send(Time::from_secs(15));
     d.now = Time::from_secs(25);
     d.ack(steady());
     assert_eq!(d.cc.state, State::ProbeRtt);
@@ -680,14 +671,9 @@ fn a_send_from_idle_after_the_probe_rtt_hold_ends_it_without_waiting_for_a_round
         d.ack(slower.clone()); // draining to 4 packets in flight
     }
     let done = d.cc.probe_rtt.done_stamp.unwrap();
-    let idle = Conn {
-        app_limited: true,
-        inflight: 0,
-        ..d.conn.clone()
-    };
     // (No send at the stamp itself: one inside PROBE_RTT would hide a mark left behind.)
     d.now = done + Duration::from_micros(1);
-    d.cc.on_tx_start(d.now, &idle);
+    d.send_from_idle();
     assert_eq!(d.cc.state, State::ProbeBw);
     assert_eq!(d.cc.cwnd(), 28); // prior_cwnd restored
     assert!(!d.cc.wants_app_limited());

@@ -82,6 +82,9 @@ impl CongestionControl for Shim {
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.cc.on_rto(now, conn, timeout);
     }
+    fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
+        self.cc.on_packet_sent(now, conn, sent);
+    }
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.cc.on_tx_start(now, conn);
     }
@@ -493,12 +496,7 @@ fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() 
     );
     // A first send starts them too: an ACK more than 5 s later finds probe_rtt_min expired.
     let mut d = driver(Params::default());
-    let first = SentPacket {
-        payload_bytes: testing::MSS,
-        is_retrans: false,
-        inflight: 1,
-    };
-    d.cc.cc.on_packet_sent(Time::from_secs(15), &d.conn, &first);
+    d.first_send(Time::from_secs(15));
     d.now = Time::from_secs(21);
     d.ack(steady());
     assert_eq!(d.cc.state, State::ProbeRtt);
@@ -655,11 +653,7 @@ fn idle_restart_in_probe_bw_paces_at_the_estimate_and_defers_probe_rtt() {
         d.cc.pacing_rate(),
         paced(BW, Params::default().probe_down_gain)
     );
-    let idle = Conn {
-        app_limited: true,
-        ..d.conn.clone()
-    };
-    d.cc.on_tx_start(d.now, &idle);
+    d.send_from_idle();
     assert_eq!(d.cc.pacing_rate(), paced(BW, 1.0));
     // probe_rtt_min has expired, but the flow is restarting from idle: no PROBE_RTT.
     d.ack(ack(2, Duration::from_secs(6), us(9000), 16, RTT));
@@ -678,14 +672,9 @@ fn a_send_from_empty_that_is_not_app_limited_is_no_idle_restart() {
 fn a_send_from_idle_after_the_probe_rtt_hold_ends_it_without_waiting_for_a_round() {
     let mut d = probe_rtt_hold_started();
     let done = d.cc.probe_rtt.done_stamp.expect("hold started");
-    let idle = Conn {
-        app_limited: true,
-        inflight: 0,
-        ..d.conn.clone()
-    };
     // (No send at the stamp itself: one inside PROBE_RTT would hide a mark left behind.)
     d.now = done + us(1);
-    d.cc.on_tx_start(d.now, &idle);
+    d.send_from_idle();
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
     assert_eq!(d.cc.cwnd(), 34); // prior_cwnd restored
     assert!(!d.cc.wants_app_limited());
