@@ -93,9 +93,8 @@ fn a_buffer_smaller_than_one_packet_is_rejected() {
 
 #[test]
 fn a_malformed_trace_file_names_the_file_and_line() {
-    let dir = std::env::temp_dir().join(format!("bloatlab-trace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("bad.down");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.down");
     std::fs::write(&path, "1\n2\nfast\n").unwrap();
     let e = error_of(|v| {
         v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "20ms"});
@@ -109,8 +108,8 @@ fn a_malformed_trace_file_names_the_file_and_line() {
 
 #[test]
 fn a_trace_file_is_read_in_the_format_it_is_written_in_and_echoed() {
-    let dir = std::env::temp_dir().join(format!("bloatlab-formats-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let guard = tempfile::tempdir().unwrap();
+    let dir = guard.path();
     let files = [
         ("link.down", "2\n4\n", "mahimahi"),
         (

@@ -9,12 +9,14 @@ const PENSIEVE: &str = "0 0\n5 20\n10 5\n";
 const SABRE: &str = r#"[{"duration_ms": 5000, "bandwidth_kbps": 20000, "latency_ms": 40},
                         {"duration_ms": 5000, "bandwidth_kbps": 5000, "latency_ms": 40}]"#;
 
-fn trace_file(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("bloatlab-it-trace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
+/// Writes `text` to a file `name` (its extension picks the format) in a fresh directory, which is
+/// removed when the returned guard drops.
+fn trace_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
     std::fs::write(&path, text).unwrap();
-    path.to_str().unwrap().to_owned()
+    let path = path.to_str().unwrap().to_owned();
+    (dir, path)
 }
 
 fn cubic_over(trace: &str, window: (&str, &str)) -> Value {
@@ -31,11 +33,10 @@ fn goodput_mbps(s: &Value) -> f64 {
 
 #[test]
 fn pensieve_and_sabre_traces_of_one_capacity_give_the_same_run() {
-    let pensieve = run(&cubic_over(
-        &trace_file("steps.log", PENSIEVE),
-        ("0s", "20s"),
-    ));
-    let sabre = run(&cubic_over(&trace_file("steps.json", SABRE), ("0s", "20s")));
+    let (_pensieve_dir, pensieve) = trace_file("steps.log", PENSIEVE);
+    let (_sabre_dir, sabre) = trace_file("steps.json", SABRE);
+    let pensieve = run(&cubic_over(&pensieve, ("0s", "20s")));
+    let sabre = run(&cubic_over(&sabre, ("0s", "20s")));
     assert_eq!(
         pensieve.summary["flows"], sabre.summary["flows"],
         "same opportunities, same run"
@@ -48,7 +49,7 @@ fn pensieve_and_sabre_traces_of_one_capacity_give_the_same_run() {
 
 #[test]
 fn a_flow_follows_the_traces_capacity_step_by_step() {
-    let trace = trace_file("follow.log", PENSIEVE);
+    let (_dir, trace) = trace_file("follow.log", PENSIEVE);
     // payload per 1500-byte opportunity: 1448 B
     for (window, mbps) in [(("11s", "15s"), 20.0), (("16s", "20s"), 5.0)] {
         let s = run(&cubic_over(&trace, window)).summary;
