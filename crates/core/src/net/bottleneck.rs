@@ -116,8 +116,10 @@ impl Bottleneck {
                 cursor,
                 head_sent,
             } => {
-                // Opportunities before the head arrived went unused: wasted.
-                while cursor.time(trace) < arrived {
+                // Opportunities up to the head's arrival went unused: wasted. One at the very
+                // instant of arrival is too: mahimahi burns the opportunities due by a packet's
+                // millisecond before it enqueues the packet (`rationalize` in `read_packet`).
+                while cursor.time(trace) <= arrived {
                     cursor.advance(trace);
                     *head_sent = 0;
                 }
@@ -200,15 +202,31 @@ mod tests {
         )
     }
 
+    /// Releases until the bottleneck is idle: (start, end) of each departure.
     fn drain(b: &mut Bottleneck, mut now: Time) -> Vec<(Time, Time)> {
         let mut out = Vec::new();
-        loop {
+        for _ in 0..10_000 {
             match b.release(now, &mut Vec::new()) {
                 Release::Depart { done, .. } => out.push((now, done)),
                 Release::Wait(t) => now = t,
                 Release::Idle => return out,
             }
         }
+        panic!("still busy after 10 000 releases: {out:?}");
+    }
+
+    fn over_trace(text: &str) -> Bottleneck {
+        let q = Box::new(DropTail::new(Limit::Packets(100)));
+        let service = Service::trace(Trace::parse(text).unwrap());
+        Bottleneck::new(q, service, 0.0, Rng::stream(1, 1))
+    }
+
+    /// Departure times, ms, of packets of `payloads` bytes arriving at `at`.
+    fn trace_departures_ms(b: &mut Bottleneck, at: Time, payloads: &[u32]) -> Vec<u64> {
+        for &len in payloads {
+            b.arrive(at, Packet::data(0, 0, len, false, at)).unwrap();
+        }
+        drain(b, at).iter().map(|(s, _)| s.as_millis()).collect()
     }
 
     #[test]
@@ -218,49 +236,77 @@ mod tests {
             b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
                 .unwrap();
         }
+        assert_eq!(b.backlog_bytes(), 6000);
         let d = drain(&mut b, Time::ZERO);
         let starts: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos() / 1000).collect();
         // two packets back to back at 1 Gb/s (12 µs each), then one per 480 µs of tokens:
         // the third needs 1500 B of tokens that have accrued since t=0 → at 480 µs
         assert_eq!(starts, vec![0, 12, 480, 960]);
         assert_eq!(d[0].1, Time::from_micros(12));
+        // the last packet emptied the bucket; 480 µs later it holds one packet's tokens
+        assert_eq!(b.tokens_bytes(Time::from_micros(960 + 480)), 1500.0);
+        assert_eq!(b.backlog_bytes(), 0);
+    }
+
+    #[test]
+    fn a_rate_change_reaches_the_line() {
+        let q = Box::new(DropTail::new(Limit::Packets(100)));
+        let service = Service::Plain {
+            rate: Rate::from_mbps(12),
+        };
+        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1));
+        b.set_rate(Time::ZERO, Rate::ZERO);
+        b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+            .unwrap();
+        assert!(matches!(
+            b.release(Time::ZERO, &mut Vec::new()),
+            Release::Idle
+        ));
+        b.set_rate(Time::from_millis(5), Rate::from_mbps(6));
+        // 1500 B at 6 Mb/s: 2 ms on the line
+        assert_eq!(
+            drain(&mut b, Time::from_millis(5)),
+            vec![(Time::from_millis(5), Time::from_millis(7))]
+        );
     }
 
     #[test]
     fn a_trace_delivers_one_full_packet_per_opportunity_and_wastes_idle_ones() {
-        let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let mut b = Bottleneck::new(
-            q,
-            Service::trace(Trace::parse("1\n2\n3\n4").unwrap()),
-            0.0,
-            Rng::stream(1, 1),
-        );
+        let mut b = over_trace("1\n2\n3\n4");
         let at = Time::from_micros(2500);
-        for _ in 0..2 {
-            b.arrive(at, Packet::data(0, 0, 1448, false, at)).unwrap();
-        }
-        let d = drain(&mut b, at);
-        let times: Vec<u64> = d.iter().map(|(s, _)| s.as_millis()).collect();
-        assert_eq!(times, vec![3, 4]);
+        assert_eq!(trace_departures_ms(&mut b, at, &[1448, 1448]), vec![3, 4]);
+    }
+
+    #[test]
+    fn an_opportunity_at_the_instant_a_packet_arrives_is_wasted() {
+        // mahimahi's read_packet burns every opportunity due by the arrival, then enqueues
+        let mut b = over_trace("1\n2\n3\n4");
+        let at = Time::from_millis(2);
+        assert_eq!(trace_departures_ms(&mut b, at, &[1448]), vec![3]);
+        // and one a nanosecond later is not
+        let mut b = over_trace("1\n2\n3\n4");
+        let at = Time::from_millis(2) - Duration::from_nanos(1);
+        assert_eq!(trace_departures_ms(&mut b, at, &[1448]), vec![2]);
     }
 
     #[test]
     fn small_packets_share_an_opportunity() {
-        let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let mut b = Bottleneck::new(
-            q,
-            Service::trace(Trace::parse("10").unwrap()),
-            0.0,
-            Rng::stream(1, 1),
-        );
-        for _ in 0..3 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 448, false, Time::ZERO))
-                .unwrap(); // 500 B on the wire
-        }
-        let d = drain(&mut b, Time::ZERO);
+        let mut b = over_trace("10");
+        // 500 B on the wire each
         assert_eq!(
-            d.iter().map(|(s, _)| s.as_millis()).collect::<Vec<_>>(),
+            trace_departures_ms(&mut b, Time::ZERO, &[448, 448, 448]),
             vec![10, 10, 10]
+        );
+    }
+
+    #[test]
+    fn a_packet_larger_than_what_is_left_finishes_in_the_next_opportunity() {
+        let mut b = over_trace("10\n20");
+        // 500 B leave at 10 ms; the 1500-byte packet takes the other 1000 B there and 500 B
+        // at 20 ms, which leaves 1000 B at 20 ms for the last packet (1000 B on the wire)
+        assert_eq!(
+            trace_departures_ms(&mut b, Time::ZERO, &[448, 1448, 948]),
+            vec![10, 20, 20]
         );
     }
 
@@ -309,6 +355,7 @@ mod tests {
         assert_eq!(drops.len(), 3);
         assert!(drops.iter().all(|d| d.reason == DropReason::QueueFull));
         assert_eq!((b.backlog_packets(), b.delayed_packets()), (1, 0));
+        assert_eq!(b.backlog_bytes(), 1500);
     }
 
     #[test]

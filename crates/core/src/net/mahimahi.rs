@@ -7,7 +7,9 @@
 //! throughput trace ([`super::throughput_trace`]) repeats with that trace's
 //! length. Each opportunity carries [`OPPORTUNITY_BYTES`]; accounting is
 //! byte-level, and bytes an opportunity cannot use are wasted (mahimahi
-//! `link_queue.cc`).
+//! `link_queue.cc`), including an opportunity at the very instant a packet
+//! arrives: mahimahi uses up every opportunity due by an arrival's millisecond
+//! before it enqueues the packet (`rationalize` in `read_packet`).
 //!
 //! Deviation: mahimahi's code uses 1504-byte opportunities (its TUN MTU);
 //! its man page, and this simulator, use 1500 bytes — the size of a full
