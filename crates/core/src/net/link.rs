@@ -51,10 +51,6 @@ impl Link {
         self
     }
 
-    pub fn delay(&self) -> Duration {
-        self.delay
-    }
-
     /// Puts `pkt` on the link at `at` (≥ any earlier `at`). Returns the time at which the
     /// owner must schedule a delivery event, when the link had none pending.
     #[must_use]
@@ -132,11 +128,13 @@ mod tests {
         let p = || Packet::data(0, 0, 1448, false, Time::ZERO);
         assert_eq!(l.send(Time::ZERO, p()), Some(Time::from_micros(10_012)));
         assert_eq!(l.send(Time::ZERO, p()), None);
+        assert_eq!(l.packets_in_flight(), 2);
         let (a, next) = l.deliver(Time::from_micros(10_012));
         assert!(a.is_some());
         assert_eq!(next, Some(Time::from_micros(10_024)));
         let (early, _) = l.deliver(Time::from_micros(10_020));
         assert!(early.is_none());
+        assert_eq!(l.packets_in_flight(), 1);
     }
 
     /// Puts 2000 packets on the link `gap` apart, then delivers them event by event: checks
@@ -174,6 +172,22 @@ mod tests {
         assert!(
             (mean - 10_250_000.0).abs() < 15_000.0,
             "mean delay {mean} ns"
+        );
+    }
+
+    #[test]
+    fn jitter_reaches_its_maximum() {
+        // U{0 … jitter} includes the bound: with 1 ns of jitter, about half the packets gain it
+        let delays = jittered_delays(
+            Duration::from_millis(1),
+            Duration::ZERO,
+            Duration::from_nanos(1),
+        );
+        let late = delays.iter().filter(|&&d| d == 1).count();
+        assert!(delays.iter().all(|&d| d <= 1));
+        assert!(
+            (900..1100).contains(&late),
+            "{late} of 2000 delayed by 1 ns"
         );
     }
 

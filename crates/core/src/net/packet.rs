@@ -145,3 +145,47 @@ impl Packet {
         self.seq + self.len as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn acks_requests_and_handshake_replies_travel_upstream() {
+        let upstream = [Kind::SynAck, Kind::Ack, Kind::Connect, Kind::Request];
+        let downstream = [Kind::Syn, Kind::Data];
+        assert!(upstream.iter().all(|k| k.is_upstream()));
+        assert!(downstream.iter().all(|k| !k.is_upstream()));
+    }
+
+    #[test]
+    fn sack_blocks_add_their_padded_option_to_an_ack_and_at_most_three_fit() {
+        let block = |i: u64| SackBlock {
+            start: 10 * i,
+            end: 10 * i + 5,
+        };
+        let blocks: Vec<SackBlock> = (1..=4).map(block).collect();
+        // option: 2 bytes + 8 per block, padded to a multiple of 4
+        let sizes: Vec<u32> = (0..=4)
+            .map(|n| Packet::ack(0, 7, &blocks[..n], 0, false, Time::ZERO).wire_bytes)
+            .collect();
+        assert_eq!(sizes, vec![52, 64, 72, 80, 80]);
+        let ack = Packet::ack(0, 7, &blocks, 9000, true, Time::ZERO);
+        assert_eq!(ack.sack_blocks(), &blocks[..3]);
+        assert_eq!((ack.seq, ack.rwnd, ack.delayed), (7, 9000, true));
+    }
+
+    #[test]
+    fn a_data_packet_carries_its_payload_behind_the_headers() {
+        let p = Packet::data(3, 1000, 1448, true, Time::from_millis(2));
+        assert_eq!(
+            (p.wire_bytes, p.end_seq(), p.is_retrans),
+            (1500, 2448, true)
+        );
+        assert_eq!(p.sent_at, Time::from_millis(2));
+        assert_eq!(Packet::syn(0, Time::ZERO).wire_bytes, 60);
+        assert_eq!(Packet::syn_ack(0, Time::ZERO).wire_bytes, 60);
+        let request = Packet::upstream(0, Kind::Request, 42, 300, Time::ZERO);
+        assert_eq!((request.seq, request.wire_bytes), (42, 352));
+    }
+}

@@ -235,6 +235,27 @@ mod tests {
     }
 
     #[test]
+    fn repeated_times_are_allowed_and_the_period_rounds_to_the_nearest_millisecond() {
+        // line 3 repeats line 2's time: an empty interval, not an error
+        let t = from_pensieve("0 0\n0.002 12\n0.002 99\n0.004 12").unwrap();
+        assert_eq!(times_ms(&t, 4), vec![1, 2, 3, 4]);
+        let period = |ms: f64| {
+            let json =
+                format!(r#"[{{"duration_ms": {ms}, "bandwidth_kbps": 12000, "latency_ms": 0}}]"#);
+            from_sabre(&json).unwrap().period()
+        };
+        assert_eq!(period(2.5), Duration::from_millis(3));
+        assert_eq!(period(2.4), Duration::from_millis(2));
+    }
+
+    #[test]
+    fn a_period_of_exactly_the_most_opportunities_is_accepted() {
+        // 1 s at 240 Gb/s: 20 000 000 packets of 1500 bytes
+        let t = from_pensieve("0 0\n1 240000").unwrap();
+        assert_eq!(t.mean_rate_bps(), 240e9);
+    }
+
+    #[test]
     fn bad_traces_are_refused_with_the_line_or_period() {
         let e = |text: &str| from_pensieve(text).unwrap_err();
         assert!(e("").contains("empty"));

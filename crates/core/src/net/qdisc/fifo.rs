@@ -131,6 +131,7 @@ mod tests {
                 prop_assert!(q.len_bytes() <= limit);
                 prop_assert_eq!(arrived.0, s.dequeued_pkts + s.dropped_pkts + q.len_packets() as u64);
                 prop_assert_eq!(arrived.1, s.dequeued_bytes + s.dropped_bytes + q.len_bytes());
+                prop_assert_eq!(arrived, (s.enqueued_pkts + s.dropped_pkts, s.enqueued_bytes + s.dropped_bytes));
             }
         }
     }
