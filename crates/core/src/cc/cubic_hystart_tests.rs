@@ -10,8 +10,8 @@ const GAP_3MS: Duration = Duration::from_millis(3);
 /// (`cubictcp_acked`), which starts its first round; ACKs 7–14 are that round's
 /// 8 samples, so ACK 15 runs the delay test, at cwnd 10 + 14 = 24. Returns
 /// (cwnd, ssthresh) after each ACK.
-fn delay_script(rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
-    let mut d = cubic_at(Params::default(), 10);
+fn delay_script(p: Params, rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
+    let mut d = cubic_at(p, 10);
     (1..=acks)
         .map(|k| {
             let sample = if k <= 6 {
@@ -27,7 +27,7 @@ fn delay_script(rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
 
 #[test]
 fn a_delay_increase_above_threshold_exits_slow_start_at_the_current_cwnd() {
-    let trace = delay_script(Duration::from_millis(60), 30);
+    let trace = delay_script(Params::default(), Duration::from_millis(60), 30);
     assert_eq!(trace[13], (24, None), "after ACK 14: still slow start");
     assert_eq!(trace[14], (24, Some(24)), "after ACK 15: ssthresh = cwnd");
     assert_eq!(trace[29].1, Some(24));
@@ -36,7 +36,17 @@ fn a_delay_increase_above_threshold_exits_slow_start_at_the_current_cwnd() {
 
 #[test]
 fn a_delay_increase_below_threshold_keeps_slow_start() {
-    let trace = delay_script(Duration::from_millis(56), 30);
+    let trace = delay_script(Params::default(), Duration::from_millis(56), 30);
+    assert_eq!(trace[29], (40, None), "10 + 30 ACKs");
+}
+
+#[test]
+fn a_delay_increase_is_ignored_with_only_the_ack_train_detector() {
+    let ack_train_only = Params {
+        hystart_detect: HystartDetect::AckTrain,
+        ..Params::default()
+    };
+    let trace = delay_script(ack_train_only, Duration::from_millis(60), 30);
     assert_eq!(trace[29], (40, None), "10 + 30 ACKs");
 }
 

@@ -97,6 +97,29 @@ fn defaults_match_spec() {
 }
 
 #[test]
+fn unusable_parameters_are_refused_by_name() {
+    for c in [0.0, -0.4, f64::INFINITY, f64::NAN] {
+        let e = Params {
+            c,
+            ..Params::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert!(e.starts_with("c = ") && e.contains("allowed c > 0"), "{e}");
+    }
+    for beta in [0.0, -0.5, 1.0, f64::NAN] {
+        let e = Params {
+            beta,
+            ..Params::default()
+        }
+        .validate()
+        .unwrap_err();
+        assert!(e.contains("allowed 0 < beta < 1"), "{e}");
+    }
+    assert_eq!(Params::default().validate(), Ok(()));
+}
+
+#[test]
 fn initial_ssthresh_applies_only_with_hystart_off() {
     let p = Params {
         initial_ssthresh: 30,
@@ -212,6 +235,22 @@ fn growth_waits_for_the_window_to_be_used() {
     assert_eq!(d.cc.ops.ep.epoch_start, None, "no epoch without growth");
     d.ack(Ack::new(1, MS));
     assert_eq!(d.cc.ops.ep.epoch_start, Some(d.now));
+}
+
+/// After a loss at 100 (cwnd 70; a delay_min ahead the target is 100 − ⌊C·4.116³⌋ = 73, so cnt
+/// is 70/3 = 23), cwnd stays 70 for these few ACKs and only time can trigger a recompute: not
+/// within HZ/32, then again.
+#[test]
+fn cnt_is_recomputed_at_most_every_31_25_ms_while_cwnd_is_unchanged() {
+    let mut d = after_loss(Params::default(), 100, Duration::from_millis(100));
+    d.ack(Ack::new(1, MS));
+    let start = d.now;
+    assert_eq!((d.cc.ops.ep.last_time, d.cc.ops.ep.cnt), (start, 23));
+    d.ack(Ack::new(1, Duration::from_micros(31_250)));
+    assert_eq!(d.cc.ops.ep.last_time, start, "within HZ/32: cnt kept");
+    d.ack(Ack::new(1, Duration::from_micros(1)));
+    assert_eq!(d.cc.ops.ep.last_time, d.now, "past HZ/32: recomputed");
+    assert_eq!(d.cc.cwnd(), 70);
 }
 
 /// No loss yet (W_max = 0): the curve is flat at cwnd, cnt would be 100·cwnd,

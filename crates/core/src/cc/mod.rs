@@ -469,6 +469,29 @@ mod tests {
     }
 
     #[test]
+    fn host_shared_shows_its_keys() {
+        let host = HostShared::default();
+        host.entry("bbr_s", || 1u8);
+        assert_eq!(format!("{host:?}"), r#"HostShared(["bbr_s"])"#);
+    }
+
+    #[test]
+    fn only_linux_reno_and_cubic_take_the_classic_hooks() {
+        for &name in CC_NAMES {
+            let cc: CcConfig = serde_json::from_str(&format!("\"{name}\"")).unwrap();
+            let classic = matches!(name, "reno" | "cubic");
+            assert_eq!(cc.is_model_based(), !classic, "{name}");
+            if classic {
+                // only BBR's PROBE_RTT holds the connection app-limited
+                assert!(
+                    !cc.build(crate::testing::init()).wants_app_limited(),
+                    "{name}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_name_or_a_table_selects_the_algorithm() {
         let c: CcConfig = serde_json::from_str("\"cubic\"").unwrap();
         assert_eq!(c, CcConfig::Cubic(CubicParams::default()));
