@@ -121,3 +121,36 @@ fn the_ack_train_cushion_is_four_gso_bursts_at_the_linux_pacing_rate() {
     conn.srtt = None;
     assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 0);
 }
+
+/// Both boundaries are strict, as Linux's `after(snd_una, end_seq)` and `> threshold`: an ACK
+/// that brings snd_una exactly to the round's end stays in the round, and a train exactly the
+/// threshold long does not fire. delay_min 20 ms, no srtt (no cushion): threshold 10 000 µs.
+#[test]
+fn the_round_and_the_ack_train_end_strictly_past_their_bounds() {
+    let mut ops = Cubic::new(Params::default(), init()).ops;
+    ops.ep.delay_min_us = 20_000;
+    ops.hy.start_round(0, 1000);
+    let mut w = Window::new(16);
+    let at_end = Conn {
+        snd_una: 1000,
+        snd_nxt: 9000,
+        ..Conn::default()
+    };
+    for ms in 1..=10 {
+        ops.hystart_update(Time::from_millis(ms), &at_end, &mut w, 20_000);
+    }
+    assert_eq!(
+        ops.hy.round_start_us, 0,
+        "snd_una = end_seq: the same round"
+    );
+    assert!(!ops.hy.found, "a train of exactly 10 000 µs");
+    ops.hystart_update(Time::from_micros(10_001), &at_end, &mut w, 20_000);
+    assert!(ops.hy.found);
+    assert_eq!(w.ssthresh, 16);
+    let past_end = Conn {
+        snd_una: 1001,
+        ..at_end
+    };
+    ops.hystart_update(Time::from_millis(11), &past_end, &mut w, 20_000);
+    assert_eq!((ops.hy.round_start_us, ops.hy.end_seq), (11_000, 9000));
+}

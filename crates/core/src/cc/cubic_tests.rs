@@ -253,6 +253,26 @@ fn cnt_is_recomputed_at_most_every_31_25_ms_while_cwnd_is_unchanged() {
     assert_eq!(d.cc.cwnd(), 70);
 }
 
+/// Linux's loop `while (ack_cnt > delta) { ack_cnt -= delta; tcp_cwnd++; }` and
+/// `cnt = min(cnt, cwnd / (tcp_cwnd − cwnd))`: at cwnd 16, delta = ⌊16·15/8⌋ = 30.
+#[test]
+fn the_reno_equivalent_window_grows_one_per_delta_acked_and_caps_cnt() {
+    let mut ops = Cubic::new(Params::default(), init()).ops;
+    let mut reno = |ack_cnt: u32, tcp_cwnd: u32| {
+        ops.ep.ack_cnt = ack_cnt;
+        ops.ep.tcp_cwnd = tcp_cwnd;
+        ops.ep.cnt = 100;
+        ops.update_reno_equivalent(16);
+        (ops.ep.ack_cnt, ops.ep.tcp_cwnd, ops.ep.cnt)
+    };
+    assert_eq!(reno(30, 10), (30, 10, 100), "not more than delta: nothing");
+    assert_eq!(reno(60, 10), (30, 11, 100));
+    assert_eq!(reno(61, 10), (1, 12, 100));
+    // tcp_cwnd 20 is 4 ahead of cwnd 16: cnt at most 16 / 4
+    assert_eq!(reno(1, 20), (1, 20, 4));
+    assert_eq!(reno(1, 16), (1, 16, 100), "not ahead: cnt kept");
+}
+
 /// No loss yet (W_max = 0): the curve is flat at cwnd, cnt would be 100·cwnd,
 /// but is capped at 20, so cwnd 10 → 11 exactly on the 20th packet acked.
 #[test]
