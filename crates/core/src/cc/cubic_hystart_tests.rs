@@ -38,6 +38,9 @@ fn a_delay_increase_above_threshold_exits_slow_start_at_the_current_cwnd() {
 fn a_delay_increase_below_threshold_keeps_slow_start() {
     let trace = delay_script(Params::default(), Duration::from_millis(56), 30);
     assert_eq!(trace[29], (40, None), "10 + 30 ACKs");
+    // exactly at the threshold is not above it
+    let trace = delay_script(Params::default(), Duration::from_micros(56_250), 30);
+    assert_eq!(trace[29], (40, None), "56.25 ms");
 }
 
 #[test]
@@ -103,7 +106,7 @@ fn acks_farther_apart_than_the_delta_or_a_disabled_detector_do_not_fire() {
 
 /// Pacing rate = mss · 10⁴ · ratio · cwnd / srtt_us B/s; cushion = 4·65536·10⁶ / rate µs.
 /// srtt 100 µs, cwnd 16, slow start (200 %): rate 463 360 000 → 565 µs.
-/// Same in CA (120 %, ssthresh 20): 278 016 000 → 942 µs. 20 ms: capped at 1000.
+/// Same in CA (120 %, ssthresh 20 or 32): 278 016 000 → 942 µs. 20 ms: capped at 1000.
 #[test]
 fn the_ack_train_cushion_is_four_gso_bursts_at_the_linux_pacing_rate() {
     let mut conn = Conn {
@@ -116,6 +119,11 @@ fn the_ack_train_cushion_is_four_gso_bursts_at_the_linux_pacing_rate() {
     assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 565);
     w.ssthresh = 20;
     assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 942);
+    // slow start's ratio only below half of ssthresh (Linux: cwnd < ssthresh / 2)
+    w.ssthresh = 32;
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 942);
+    w.ssthresh = 34;
+    assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 565);
     conn.srtt = Some(Duration::from_millis(20));
     assert_eq!(hystart_ack_delay_us(&conn, &w, GSO_MAX_SIZE_BYTES), 1000);
     conn.srtt = None;
