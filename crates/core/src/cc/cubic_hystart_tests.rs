@@ -44,6 +44,24 @@ fn a_delay_increase_below_threshold_keeps_slow_start() {
 }
 
 #[test]
+fn a_delay_increase_is_ignored_with_hystart_off_or_outside_slow_start() {
+    let off = Params {
+        hystart: false,
+        ..Params::default()
+    };
+    let trace = delay_script(off, Duration::from_millis(60), 30);
+    assert_eq!(trace[29], (40, None), "hystart off");
+    // congestion avoidance at cwnd 20 (ssthresh 10): the same delays leave ssthresh alone
+    let mut d = cubic_at(Params::default(), 20);
+    d.cc.window.ssthresh = 10;
+    for k in 1..=30 {
+        let ms = if k <= 6 { 50 } else { 60 };
+        d.ack(Ack::new(1, GAP_3MS).rtt(Duration::from_millis(ms)));
+    }
+    assert_eq!(ssthresh(&d), Some(10));
+}
+
+#[test]
 fn a_delay_increase_is_ignored_with_only_the_ack_train_detector() {
     let ack_train_only = Params {
         hystart_detect: HystartDetect::AckTrain,

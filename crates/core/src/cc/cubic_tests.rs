@@ -162,6 +162,11 @@ fn ssthresh_is_beta_times_cwnd_and_fast_convergence_lowers_w_max() {
     let mut d = cubic_at(Params::default(), 2);
     d.enter_recovery();
     assert_eq!(ssthresh(&d), Some(2));
+    // a loss at exactly W_max is not "before W_max was regained": W_max stays
+    let mut ops = Cubic::new(Params::default(), init()).ops;
+    ops.ep.last_max_cwnd = 100;
+    ops.ssthresh(&Window::new(100));
+    assert_eq!(ops.ep.last_max_cwnd, 100);
 }
 
 /// W_max 100, cwnd 70: K = ∛(30 / 0.400390625) = ∛74.93 ≈ 4.2158 s, target
@@ -317,14 +322,14 @@ fn the_reno_friendly_window_dominates_at_small_bdp() {
 }
 
 /// delay_min 100 ms; an RTT sample of 50 ms 0.5 s into the epoch is ignored,
-/// one 1.1 s in is taken.
+/// one exactly 1 s in is taken (Linux: ignored while `now − epoch_start < HZ`).
 #[test]
 fn rtt_samples_are_ignored_for_one_second_after_a_reduction() {
     let mut d = after_loss(Params::default(), 100, Duration::from_millis(100));
     d.ack(Ack::new(1, MS));
     d.ack(Ack::new(1, Duration::from_millis(500)).rtt(Duration::from_millis(50)));
     assert_eq!(d.cc.metrics().min_rtt, Some(Duration::from_millis(100)));
-    d.ack(Ack::new(1, Duration::from_millis(600)).rtt(Duration::from_millis(50)));
+    d.ack(Ack::new(1, Duration::from_millis(500)).rtt(Duration::from_millis(50)));
     assert_eq!(d.cc.metrics().min_rtt, Some(Duration::from_millis(50)));
 }
 
@@ -345,6 +350,9 @@ fn an_rto_restarts_cubic_from_scratch() {
         (0, 0, None)
     );
     assert_eq!(d.cc.metrics().min_rtt, None);
+    // HyStart starts a new round at the timeout (t = 401 ms)
+    let hy = &d.cc.ops.hy;
+    assert_eq!((hy.round_start_us, hy.found), (401_000, false));
 }
 
 /// Epoch started at t0; the sender was idle from t0 + 1 s to t0 + 3 s: the
