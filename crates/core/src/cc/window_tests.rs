@@ -143,6 +143,29 @@ fn prr_always_allows_the_fast_retransmit_and_ignores_acks_that_deliver_nothing()
     assert_eq!(d.cc.cwnd(), 11);
 }
 
+/// At inflight = ssthresh exactly (delta 0) PRR conserves packets rather than
+/// reducing proportionally: prior 20, ssthresh 10, delivered 4 + 2, out 1. The
+/// proportional part would allow ⌈10·6/20⌉ − 1 = 2; conservation allows min(0, …) = 0.
+#[test]
+fn prr_at_exactly_ssthresh_in_flight_sends_nothing_more() {
+    let mut w = Window::new(20);
+    let conn = Conn {
+        ca_state: CaState::Recovery,
+        inflight: 10,
+        snd_una_advanced: true,
+        ..Conn::default()
+    };
+    w.start_reduction(&conn, 10);
+    let prr = w.prr.as_mut().unwrap();
+    (prr.delivered, prr.out) = (4, 1);
+    let rs = RateSample {
+        acked_sacked: 2,
+        ..RateSample::default()
+    };
+    w.cwnd_reduction(&conn, &rs);
+    assert_eq!(w.cwnd, 10);
+}
+
 /// After one PRR ACK cwnd is 18; the first ACK once recovery is over sets
 /// cwnd = ssthresh = 10 and then grows on that same ACK: 10 acked at w = 10 → 11.
 #[test]
@@ -203,6 +226,20 @@ fn recovery_takes_over_a_running_cwr_reduction_instead_of_reducing_twice() {
         (d.cc.window.prior_cwnd, d.cc.metrics().ssthresh_pkts),
         (10, Some(5))
     );
+
+    // The reduction Recovery took over is Recovery's from then on: a Recovery that
+    // starts as it ends, even with snd_una still at the CWR's high_seq, reduces anew.
+    let mut d = reno_at(20);
+    d.conn.ca_state = CaState::Cwr;
+    d.cc.on_recovery_start(d.now, &d.conn);
+    d.conn.ca_state = CaState::Recovery;
+    d.cc.on_recovery_start(d.now, &d.conn);
+    d.conn.snd_una = 20 * MSS as u64;
+    d.cc.on_recovery_start(d.now, &d.conn);
+    assert_eq!(
+        (d.cc.window.prior_cwnd, d.cc.metrics().ssthresh_pkts),
+        (10, Some(5))
+    );
 }
 
 mod validation {
@@ -245,5 +282,10 @@ mod validation {
         r.window
             .validate(WindowValidation::ApplicationLimited { used: 30 });
         assert_eq!((r.window.cwnd, r.window.ssthresh), (45, 75));
+        // a window used in full is not application-limited: ssthresh is not raised either
+        let mut r = reno_with_cwnd(100);
+        r.window
+            .validate(WindowValidation::ApplicationLimited { used: 100 });
+        assert_eq!((r.window.cwnd, r.window.ssthresh), (100, 40));
     }
 }
