@@ -282,6 +282,15 @@ mod validation {
         r.window
             .validate(WindowValidation::ApplicationLimited { used: 30 });
         assert_eq!((r.window.cwnd, r.window.ssthresh), (45, 75));
+        // the transport's call reaches the window
+        let mut r = reno_with_cwnd(100);
+        crate::cc::CongestionControl::on_window_validation(
+            &mut r,
+            crate::time::Time::ZERO,
+            &crate::cc::Conn::default(),
+            WindowValidation::ApplicationLimited { used: 20 },
+        );
+        assert_eq!(r.window.cwnd, 60);
         // a window used in full is not application-limited: ssthresh is not raised either
         let mut r = reno_with_cwnd(100);
         r.window
