@@ -283,7 +283,7 @@ mod tests {
         let mut b = over_trace("1\n2\n3\n4");
         let at = Time::from_millis(2);
         assert_eq!(trace_departures_ms(&mut b, at, &[1448]), vec![3]);
-        // and one a nanosecond later is not
+        // while a packet a nanosecond earlier catches it
         let mut b = over_trace("1\n2\n3\n4");
         let at = Time::from_millis(2) - Duration::from_nanos(1);
         assert_eq!(trace_departures_ms(&mut b, at, &[1448]), vec![2]);
