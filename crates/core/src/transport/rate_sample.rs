@@ -563,6 +563,71 @@ mod tests {
     }
 
     #[test]
+    fn a_sample_needs_both_a_reference_and_a_nonzero_interval() {
+        let sample = |delivered, interval| RateSample {
+            delivered,
+            interval,
+            ..RateSample::default()
+        };
+        let valid = sample(Some(10), Some(Duration::from_millis(100)));
+        assert!(valid.is_valid());
+        assert_eq!(valid.rate_pkts_per_sec(), Some(100.0));
+        for invalid in [
+            sample(Some(10), None),
+            sample(None, Some(Duration::from_millis(100))),
+            sample(Some(10), Some(Duration::ZERO)),
+        ] {
+            assert!(!invalid.is_valid(), "{invalid:?}");
+            assert_eq!(invalid.rate_pkts_per_sec(), None, "{invalid:?}");
+        }
+    }
+
+    /// The first packet an ACK delivers is its reference even if it was sent before the
+    /// previous ACK's reference (`!rs->prior_delivered` in `tcp_rate_skb_delivered`): packets
+    /// sent at 3 and 5 ms, the ACK at 60 ms delivers the later, the one at 70 ms the earlier.
+    #[test]
+    fn an_acks_first_delivered_packet_is_its_reference_whenever_it_was_sent() {
+        let mut st = RateState::default();
+        let mut early = st.on_send(ms(3), 0, 1);
+        let mut late = st.on_send(ms(5), 1, 2);
+        let min_rtt = Some(Duration::from_millis(40));
+        let mut rs = RateSample::default();
+        st.delivered += 1;
+        st.on_delivered(&mut late, ms(5), 2, false, true, &mut rs);
+        st.generate(ms(60), 1, 0, min_rtt, &mut rs);
+        let mut rs = RateSample::default();
+        st.delivered += 1;
+        st.on_delivered(&mut early, ms(3), 1, false, false, &mut rs);
+        st.generate(ms(70), 1, 0, min_rtt, &mut rs);
+        assert_eq!(rs.reference.prior_sent, Some(ms(3)));
+        // 2 delivered since its send, over the 67 ms since delivered_time was set at 3 ms
+        assert_eq!(
+            (rs.delivered, rs.interval),
+            (Some(2), Some(Duration::from_millis(67)))
+        );
+    }
+
+    /// One ACK delivers A (sent at 0), C and B (both sent at 2 ms, C after B), in that order:
+    /// the reference is the most recently sent, and among packets sent at one instant the one
+    /// with the higher end sequence (`tcp_skb_sent_after`), whatever the processing order.
+    #[test]
+    fn the_reference_is_the_latest_sent_and_then_the_highest_sequence() {
+        let mut st = RateState::default();
+        let mut a = st.on_send(ms(0), 0, 1);
+        let mut b = st.on_send(ms(2), 1, 2);
+        let mut c = st.on_send(ms(2), 2, 3);
+        let mut rs = RateSample::default();
+        for (snap, sent, end_seq) in [(&mut a, 0, 1), (&mut c, 2, 3), (&mut b, 2, 2)] {
+            st.delivered += 1;
+            st.on_delivered(snap, ms(sent), end_seq, false, false, &mut rs);
+        }
+        assert_eq!(
+            (rs.reference.prior_sent, rs.reference.end_seq),
+            (Some(ms(2)), 3)
+        );
+    }
+
+    #[test]
     fn app_limited_bubble_ends_once_its_packets_are_delivered() {
         let mut st = RateState {
             delivered: 5,
