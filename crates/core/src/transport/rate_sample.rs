@@ -607,24 +607,33 @@ mod tests {
         );
     }
 
-    /// One ACK delivers A (sent at 0), C and B (both sent at 2 ms, C after B), in that order:
-    /// the reference is the most recently sent, and among packets sent at one instant the one
+    /// One ACK delivers A (sent at 0, ends at 1), D (new data sent at 1 ms, ends at 4) and B
+    /// and C (ends 2 and 3, retransmitted together at 2 ms), B and C in either order: the
+    /// reference is the most recently sent, and among packets sent at one instant the one
     /// with the higher end sequence (`tcp_skb_sent_after`), whatever the processing order.
     #[test]
     fn the_reference_is_the_latest_sent_and_then_the_highest_sequence() {
-        let mut st = RateState::default();
-        let mut a = st.on_send(ms(0), 0, 1);
-        let mut b = st.on_send(ms(2), 1, 2);
-        let mut c = st.on_send(ms(2), 2, 3);
-        let mut rs = RateSample::default();
-        for (snap, sent, end_seq) in [(&mut a, 0, 1), (&mut c, 2, 3), (&mut b, 2, 2)] {
-            st.delivered += 1;
-            st.on_delivered(snap, ms(sent), end_seq, false, false, &mut rs);
+        for b_first in [true, false] {
+            let mut st = RateState::default();
+            let mut packets: Vec<_> = [(0, 1), (1, 4), (2, 2), (2, 3)]
+                .into_iter()
+                .enumerate()
+                .map(|(i, (sent, end_seq))| (st.on_send(ms(sent), i as u32, 1), sent, end_seq))
+                .collect();
+            // A, then B and C in either order, then D
+            let order = if b_first { [0, 2, 3, 1] } else { [0, 3, 2, 1] };
+            let mut rs = RateSample::default();
+            for i in order {
+                let (snap, sent, end_seq) = &mut packets[i];
+                st.delivered += 1;
+                st.on_delivered(snap, ms(*sent), *end_seq, false, false, &mut rs);
+            }
+            assert_eq!(
+                (rs.reference.prior_sent, rs.reference.end_seq),
+                (Some(ms(2)), 3),
+                "B first: {b_first}"
+            );
         }
-        assert_eq!(
-            (rs.reference.prior_sent, rs.reference.end_seq),
-            (Some(ms(2)), 3)
-        );
     }
 
     #[test]
