@@ -464,7 +464,7 @@ mod tests {
 
     /// Packets 1 and 2 leave at 0; the ACK at 40 ms delivers 2 (1 is missing); 1 is resent at
     /// 41 ms, and the ACK at 45 ms delivers it: its original, 4 ms after the resend.
-    fn late_original(kind: SamplerKind) -> (Option<u64>, Option<Duration>) {
+    fn late_original(kind: SamplerKind, acked_at: Time) -> RateSample {
         let mut st = RateState::new(kind);
         st.on_send(ms(0), 0, 1); // packet 1, lost
         let mut two = st.on_send(ms(0), 1, 2);
@@ -476,27 +476,47 @@ mod tests {
         st.generate(ms(40), 1, 0, min_rtt, &mut rs);
         let mut one = st.on_send(ms(41), 1, 1);
         let mut rs = RateSample::default();
-        st.begin_ack(ms(45), min_rtt);
+        st.begin_ack(acked_at, min_rtt);
         st.delivered += 1;
         st.on_delivered(&mut one, ms(41), 1, true, false, &mut rs);
-        st.generate(ms(45), 1, 0, min_rtt, &mut rs);
-        (rs.delivered, rs.interval)
+        st.generate(acked_at, 1, 0, min_rtt, &mut rs);
+        rs
     }
 
     #[test]
     fn a_resent_packet_delivered_within_a_min_rtt_is_no_nginx_quic_reference() {
+        let sample = |kind| {
+            let rs = late_original(kind, ms(45));
+            (rs.delivered, rs.interval)
+        };
         // Linux takes the resend as the reference: 1 packet since it left, over its 41 ms
         // send interval (an ACK interval of 5 ms).
         assert_eq!(
-            late_original(SamplerKind::Linux),
+            sample(SamplerKind::Linux),
             (Some(1), Some(Duration::from_millis(41)))
         );
         // QUIC acks the original's packet number, which it no longer tracks: the kept
         // reference (packet 2's) spans both deliveries over its 40 ms.
         assert_eq!(
-            late_original(SamplerKind::NginxQuic),
+            sample(SamplerKind::NginxQuic),
             (Some(2), Some(Duration::from_millis(40)))
         );
+        // a whole min RTT after the resend, it is the resend that arrived
+        let rs = late_original(SamplerKind::NginxQuic, ms(81));
+        assert_eq!(rs.reference.prior_sent, Some(ms(41)));
+    }
+
+    /// A fresh packet acked sooner than the minimum RTT known before its ACK (the path got
+    /// faster) is still a candidate: only a retransmission can be "its original".
+    #[test]
+    fn a_fresh_packet_acked_within_the_old_min_rtt_is_an_nginx_quic_reference() {
+        let mut st = RateState::new(SamplerKind::NginxQuic);
+        let mut one = st.on_send(ms(0), 0, 1);
+        let mut rs = RateSample::default();
+        st.begin_ack(ms(39), Some(Duration::from_millis(40)));
+        st.delivered += 1;
+        st.on_delivered(&mut one, ms(0), 1, false, false, &mut rs);
+        assert_eq!(rs.reference.prior_sent, Some(ms(0)));
     }
 
     #[test]
@@ -634,6 +654,21 @@ mod tests {
                 "B first: {b_first}"
             );
         }
+    }
+
+    /// Linux starts `app_limited` at ~0U, which the first ACK clears: the first flight is
+    /// app-limited, what is sent after it is not. A bubble lasts until the ACK that takes
+    /// `delivered` past its mark; an ACK that delivers nothing leaves `delivered_time`.
+    #[test]
+    fn the_start_marker_clears_at_the_first_ack_and_a_bubble_outlasts_its_mark() {
+        let mut st = RateState::new(SamplerKind::Linux);
+        assert!(st.on_send(ms(0), 0, 1).is_app_limited);
+        st.generate(ms(1), 0, 0, None, &mut RateSample::default());
+        assert!(!st.on_send(ms(1), 1, 2).is_app_limited);
+        assert_eq!(st.delivered_time, ms(0), "nothing delivered: not moved");
+        (st.delivered, st.app_limited) = (8, 8);
+        st.generate(ms(2), 1, 0, None, &mut RateSample::default());
+        assert_eq!((st.app_limited, st.delivered_time), (8, ms(2)));
     }
 
     #[test]
