@@ -671,6 +671,19 @@ mod tests {
         assert_eq!((st.app_limited, st.delivered_time), (8, ms(2)));
     }
 
+    /// v2/v3: the losses and CE marks a sample reports are those since its reference was sent.
+    #[test]
+    fn losses_and_ce_marks_count_from_the_reference_packets_send() {
+        let mut st = RateState::default();
+        (st.lost, st.delivered_ce) = (2, 1);
+        let mut snap = st.on_send(ms(0), 0, 1);
+        (st.lost, st.delivered_ce, st.delivered) = (7, 4, 1);
+        let mut rs = RateSample::default();
+        st.on_delivered(&mut snap, ms(0), 1, false, false, &mut rs);
+        st.generate(ms(50), 1, 2, Some(Duration::from_millis(40)), &mut rs);
+        assert_eq!((rs.lost, rs.delivered_ce, rs.losses), (5, 3, 2));
+    }
+
     #[test]
     fn app_limited_bubble_ends_once_its_packets_are_delivered() {
         let mut st = RateState {
