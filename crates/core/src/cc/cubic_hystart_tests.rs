@@ -11,7 +11,15 @@ const GAP_3MS: Duration = Duration::from_millis(3);
 /// 8 samples, so ACK 15 runs the delay test, at cwnd 10 + 14 = 24. Returns
 /// (cwnd, ssthresh) after each ACK.
 fn delay_script(p: Params, rtt: Duration, acks: usize) -> Vec<(u32, Option<u32>)> {
-    let mut d = cubic_at(p, 10);
+    delay_script_from(cubic_at(p, 10), rtt, acks)
+}
+
+/// [`delay_script`]'s ACKs (6 at 50 ms, then at `rtt`) given to the flow `d`.
+fn delay_script_from(
+    mut d: AckDriver<Cubic>,
+    rtt: Duration,
+    acks: usize,
+) -> Vec<(u32, Option<u32>)> {
     (1..=acks)
         .map(|k| {
             let sample = if k <= 6 {
@@ -54,11 +62,8 @@ fn a_delay_increase_is_ignored_with_hystart_off_or_outside_slow_start() {
     // congestion avoidance at cwnd 20 (ssthresh 10): the same delays leave ssthresh alone
     let mut d = cubic_at(Params::default(), 20);
     d.cc.window.ssthresh = 10;
-    for k in 1..=30 {
-        let ms = if k <= 6 { 50 } else { 60 };
-        d.ack(Ack::new(1, GAP_3MS).rtt(Duration::from_millis(ms)));
-    }
-    assert_eq!(ssthresh(&d), Some(10));
+    let trace = delay_script_from(d, Duration::from_millis(60), 30);
+    assert_eq!(trace[29].1, Some(10));
 }
 
 #[test]
