@@ -166,6 +166,55 @@ mod tests {
         assert_eq!(e.srtt(), Some(ms(90)));
     }
 
+    /// Six samples computed by hand from `tcp_rtt_estimator` (ns; rttvar = RTO − srtt):
+    /// a first sample, a fall damped by 1/8 once past mdev, a rise within the flight that
+    /// lifts rttvar, a flight end that decays rttvar a quarter of the way to mdev_max, and
+    /// an ACK of exactly `rtt_seq`, which does not end the flight.
+    #[test]
+    fn the_estimator_follows_tcp_rtt_estimator_sample_by_sample() {
+        let mut e = RttEstimator::default();
+        // (sample ms, snd_una, snd_nxt) → (srtt, mdev × 4, RTO)
+        let script = [
+            ((100, 0, 10), (100_000_000, 200_000_000, 300_000_000)),
+            // err −40 ms: |err| − mdev/4 = −10 ms, not damped
+            ((60, 5, 20), (95_000_000, 190_000_000, 295_000_000)),
+            // err −85 ms: |err| − mdev/4 = 37.5 ms, damped to 1/8
+            ((10, 8, 25), (84_375_000, 194_687_500, 284_375_000)),
+            // err +115.6 ms: mdev 261.6 ms > mdev_max → rttvar; snd_una passes rtt_seq 10
+            ((200, 12, 40), (98_828_125, 261_640_625, 360_468_750)),
+            // flight end: rttvar −= (261.6 − 200) / 4
+            ((100, 41, 60), (98_974_609, 197_402_344, 345_205_078)),
+            // snd_una = rtt_seq: the same flight, rttvar unchanged
+            ((100, 60, 80), (99_102_783, 149_077_149, 345_333_252)),
+        ];
+        for ((m, una, nxt), (srtt, mdev4, rto)) in script {
+            e.on_sample(ms(m), una, nxt);
+            let got = (e.srtt().unwrap(), e.mean_deviation4(), e.rto());
+            let want = (
+                Duration::from_nanos(srtt),
+                Duration::from_nanos(mdev4),
+                Duration::from_nanos(rto),
+            );
+            assert_eq!(got, want, "after the {m} ms sample");
+            assert_eq!(e.latest(), Some(ms(m)));
+        }
+    }
+
+    #[test]
+    fn a_first_sample_above_100ms_sets_rttvar_to_twice_it() {
+        let mut e = RttEstimator::default();
+        assert_eq!(e.latest(), None);
+        e.on_sample(ms(150), 0, 10);
+        assert_eq!((e.mean_deviation4(), e.rto()), (ms(300), ms(450)));
+    }
+
+    #[test]
+    fn the_rto_stops_at_120_seconds() {
+        let mut e = RttEstimator::default();
+        e.on_sample(Duration::from_secs(50), 0, 10);
+        assert_eq!(e.rto(), RTO_MAX);
+    }
+
     #[test]
     fn delayed_acks_cannot_raise_the_minimum_but_expiry_can() {
         let mut e = RttEstimator::default();
@@ -174,5 +223,40 @@ mod tests {
         assert_eq!(e.min_rtt(), Some(ms(50)));
         e.update_min(Time::from_secs(301), ms(70), false);
         assert_eq!(e.min_rtt(), Some(ms(70)));
+    }
+
+    #[test]
+    fn a_delayed_ack_is_skipped_even_when_the_minimum_has_expired() {
+        let mut e = RttEstimator::default();
+        e.update_min(Time::ZERO, ms(50), false);
+        e.update_min(Time::from_secs(301), ms(70), true);
+        assert_eq!(e.min_rtt(), Some(ms(50)));
+    }
+
+    #[test]
+    fn the_minimum_holds_for_exactly_300_seconds() {
+        let mut e = RttEstimator::default();
+        e.update_min(Time::ZERO, ms(50), false);
+        e.update_min(Time::from_secs(300), ms(70), false);
+        assert_eq!(e.min_rtt(), Some(ms(50)));
+        e.update_min(
+            Time::from_secs(300) + Duration::from_nanos(1),
+            ms(70),
+            false,
+        );
+        assert_eq!(e.min_rtt(), Some(ms(70)));
+    }
+
+    /// An equal sample restarts the window (`minmax_running_min` resets on `<=`), delayed
+    /// ACK or not.
+    #[test]
+    fn a_sample_equal_to_the_minimum_restarts_its_window() {
+        for delayed in [false, true] {
+            let mut e = RttEstimator::default();
+            e.update_min(Time::ZERO, ms(50), false);
+            e.update_min(Time::from_secs(200), ms(50), delayed);
+            e.update_min(Time::from_secs(400), ms(70), false);
+            assert_eq!(e.min_rtt(), Some(ms(50)), "delayed: {delayed}");
+        }
     }
 }
