@@ -57,11 +57,6 @@ impl Rack {
         self.sent.push_back((now, idx));
     }
 
-    /// After an RTO every outstanding segment is lost; resends re-enter the list.
-    pub fn forget_sent(&mut self) {
-        self.sent.clear();
-    }
-
     /// `tcp_rack_advance`: a segment sent at `sent` ending at `end_seq` was delivered.
     pub fn advance(
         &mut self,
@@ -250,6 +245,77 @@ mod tests {
         );
         let d = rack.detect(Time::from_millis(119), &mut sb, reo);
         assert_eq!((d.newly_lost, d.newest_lost_sent), (1, Some(Time::ZERO)));
+    }
+
+    #[test]
+    fn of_two_packets_sent_at_once_the_higher_end_sequence_was_sent_after() {
+        let (t, later) = (Time::from_millis(5), Time::from_millis(6));
+        assert!(sent_after(later, t, 0, 9000));
+        assert!(!sent_after(t, later, 9000, 0));
+        assert!(sent_after(t, t, 2000, 1000));
+        assert!(!sent_after(t, t, 1000, 1000));
+        assert!(!sent_after(t, t, 1000, 2000));
+    }
+
+    #[test]
+    fn an_original_packet_may_beat_min_rtt_and_a_retransmission_may_equal_it() {
+        let min_rtt = Some(Duration::from_millis(20));
+        let mut rack = Rack::default();
+        // the path got faster: only a retransmission's short RTT is suspect
+        rack.advance(
+            Time::from_millis(15),
+            Time::from_millis(5),
+            1000,
+            false,
+            min_rtt,
+        );
+        assert_eq!(rack.rtt(), Duration::from_millis(10));
+        rack.advance(
+            Time::from_millis(45),
+            Time::from_millis(25),
+            2000,
+            true,
+            min_rtt,
+        );
+        assert_eq!(rack.rtt(), Duration::from_millis(20));
+        assert_eq!(
+            (rack.xmit_time, rack.end_seq),
+            (Some(Time::from_millis(25)), 2000)
+        );
+    }
+
+    /// The list is compacted once more than 64 of its entries, and more than half, are dead;
+    /// only the live entries stay.
+    #[test]
+    fn dead_entries_are_dropped_once_they_pass_64_and_half_the_list() {
+        // (SACKed segments, segments): the pass marks the head lost, so SACKed + 1 are dead
+        for (sacked, n, dropped) in [(63, 127, false), (64, 129, true), (64, 130, false)] {
+            let (mut rack, mut sb) = setup(n);
+            sb.sack(
+                SackBlock {
+                    start: 1000,
+                    end: (sacked + 1) * 1000,
+                },
+                |_| {},
+            );
+            let now = Time::from_millis(1000);
+            rack.advance(
+                now,
+                Time::from_millis(sacked),
+                (sacked + 1) * 1000,
+                false,
+                None,
+            );
+            let d = rack.detect(now, &mut sb, Duration::ZERO);
+            assert_eq!(d.newly_lost, 1);
+            let kept: Vec<u64> = rack.sent.iter().map(|&(_, idx)| idx).collect();
+            let want: Vec<u64> = if dropped {
+                (sacked + 1..n).collect()
+            } else {
+                (0..n).collect()
+            };
+            assert_eq!(kept, want, "{sacked} SACKed of {n}");
+        }
     }
 
     #[test]
