@@ -62,10 +62,6 @@ impl Scoreboard {
         self.packets_out - (self.sacked_out + self.lost_out) + self.retrans_out
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.segs.is_empty()
-    }
-
     /// Absolute index the next new segment will get.
     pub fn next_index(&self) -> u64 {
         self.base + self.segs.len() as u64

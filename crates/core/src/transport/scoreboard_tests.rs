@@ -69,6 +69,29 @@ fn sacked_segments_cannot_be_marked_lost() {
     assert_eq!(sb.lost_out, 0);
 }
 
+#[test]
+fn the_last_index_is_the_highest_outstanding_segment() {
+    let mut sb = board(5);
+    assert_eq!(sb.last_index(), Some(4));
+    sb.cum_ack(2 * MSS as u64, |_| {});
+    assert_eq!((sb.indices(), sb.last_index()), (2..5, Some(4)));
+    sb.cum_ack(5 * MSS as u64, |_| {});
+    assert_eq!(sb.last_index(), None);
+}
+
+/// The SACK cache forgets what a cumulative ACK covers and keeps the blocks above it.
+#[test]
+fn a_cumulative_ack_trims_the_sack_cache_to_its_new_front() {
+    let mut sb = board(10);
+    sb.sack(block(3, 6), |_| {});
+    sb.sack(block(8, 9), |_| {});
+    sb.cum_ack(4 * MSS as u64, |_| {});
+    assert_eq!(sb.sacked, [(4000, 6000), (8000, 9000)]);
+    // the first block now ends at the front: an empty range, dropped
+    sb.cum_ack(6 * MSS as u64, |_| {});
+    assert_eq!(sb.sacked, [(8000, 9000)]);
+}
+
 proptest! {
     /// `uncovered` + `insert_range` agree with a per-byte bitmap model.
     #[test]
@@ -79,6 +102,7 @@ proptest! {
             let b = a + len;
             let mut got = vec![false; 240];
             for (x, y) in uncovered(&ranges, a, b) {
+                prop_assert!(x < y, "an empty gap");
                 for i in x..y { prop_assert!(!got[i as usize]); got[i as usize] = true; }
             }
             for i in 0..240u64 {
