@@ -168,7 +168,11 @@ mod tests {
         let rate = 10_000_000_000;
         // 1.13 MB free: 18 skbs of 65 160 B (each charged 66 440 B), the last overshooting
         assert_eq!(b.room(3_000_000, rate), 18 * 65_160);
+        // 1.10 MB free: 17 skbs (18 would need 1.13 MB less one byte)
+        assert_eq!(b.room(3_033_000, rate), 17 * 65_160);
+        assert!(!b.is_waiting());
         assert_eq!(b.room(4_200_000, rate), 0);
+        assert!(b.is_waiting());
         assert!(
             !b.wake(3_000_000, rate, 2180, 2180),
             "3.06 MB charged: free < half of it"
@@ -181,5 +185,33 @@ mod tests {
             !b.wake(1_000_000, rate, 2180, 2180),
             "woken once: not waiting any more"
         );
+        assert!(!b.is_waiting());
+    }
+
+    /// `sk_stream_write_space` wakes when `sndbuf − wmem_queued ≥ wmem_queued / 2`.
+    #[test]
+    fn the_writer_wakes_when_the_free_part_is_exactly_half_the_charge() {
+        let mut b = SendBuffer::new(1448, 3);
+        b.expand(100); // 1 305 600 B
+        let rate = 10_000_000_000;
+        assert_eq!(b.room(1_400_000, rate), 0);
+        // 852 481 B in 14 skbs: 870 401 B charged, 435 199 B free
+        assert!(!b.wake(852_481, rate, 100, 100));
+        // 852 480 B: 870 400 B charged, 435 200 B free
+        assert!(b.wake(852_480, rate, 100, 100));
+    }
+
+    /// `tcp_should_expand_sndbuf`: the buffer grows on an ACK only while the window has room.
+    #[test]
+    fn a_waiting_writer_grows_the_buffer_only_if_the_window_is_not_full() {
+        let rate = 10_000_000_000;
+        let mut full = SendBuffer::new(1448, 3);
+        assert_eq!(full.room(20_000, rate), 0);
+        assert!(!full.wake(12_000, rate, 100, 100));
+        assert_eq!(full.size(), WMEM_DEFAULT);
+        let mut room = SendBuffer::new(1448, 3);
+        assert_eq!(room.room(20_000, rate), 0);
+        assert!(room.wake(12_000, rate, 99, 100));
+        assert_eq!(room.size(), 3 * 100 * 4352);
     }
 }
