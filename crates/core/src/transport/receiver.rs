@@ -339,17 +339,30 @@ mod tests {
         rx_with(AckPolicy::Linux)
     }
 
+    fn config(ack_policy: AckPolicy) -> ReceiverConfig {
+        ReceiverConfig {
+            mss: MSS,
+            rcvbuf: 1 << 20,
+            idle_quickack_gap: Duration::from_secs(1),
+            ack_policy,
+            path_rtt: Duration::from_millis(100),
+        }
+    }
+
     fn rx_with(ack_policy: AckPolicy) -> TcpReceiver {
-        let mut r = TcpReceiver::new(
-            0,
-            ReceiverConfig {
-                mss: MSS,
-                rcvbuf: 1 << 20,
-                idle_quickack_gap: Duration::from_secs(1),
-                ack_policy,
-                path_rtt: Duration::from_millis(100),
-            },
-        );
+        connected(config(ack_policy))
+    }
+
+    /// A receiver with a 5000-byte buffer: five segments fill it.
+    fn rx_small() -> TcpReceiver {
+        connected(ReceiverConfig {
+            rcvbuf: 5000,
+            ..config(AckPolicy::Linux)
+        })
+    }
+
+    fn connected(cfg: ReceiverConfig) -> TcpReceiver {
+        let mut r = TcpReceiver::new(0, cfg);
         r.on_packet(Time::ZERO, &Packet::syn(0, Time::ZERO), &mut Vec::new());
         r
     }
@@ -398,9 +411,12 @@ mod tests {
         assert_eq!(out.len(), 4);
         r.on_packet(Time::ZERO, &seg(109), &mut out);
         assert_eq!(out.len(), 4, "the 5th packet above the gap waits");
+        // A retransmission inside the gap was missing: acked at once, though it fills nothing.
+        r.on_packet(Time::ZERO, &seg(103), &mut out);
+        assert_eq!(out.len(), 5);
         // The retransmission that fills the gap is acked at once.
         r.on_packet(Time::ZERO, &seg(101), &mut out);
-        assert_eq!(out.len(), 5);
+        assert_eq!(out.len(), 6);
     }
 
     fn seg(i: u64) -> Packet {
@@ -419,6 +435,7 @@ mod tests {
             16,
             "quick-ACK mode acks each of the first 16 segments"
         );
+        assert_eq!(r.acks_sent(), 16);
         out.clear();
         r.on_packet(Time::ZERO, &seg(16), &mut out);
         assert!(out.is_empty());
@@ -435,6 +452,31 @@ mod tests {
         assert_eq!(out[1].ack_delay, Duration::from_millis(40));
     }
 
+    /// `tcp_event_data_recv`: quick-ACK mode again only for a gap longer than the RTO.
+    #[test]
+    fn data_after_an_idle_gap_longer_than_the_rto_is_acked_at_once() {
+        let idle = Duration::from_secs(1);
+        for (gap, acked) in [(idle, false), (idle + Duration::from_nanos(1), true)] {
+            let mut r = rx();
+            let mut out = Vec::new();
+            for i in 0..16 {
+                r.on_packet(Time::ZERO, &seg(i), &mut out);
+            }
+            out.clear();
+            r.on_packet(Time::ZERO + gap, &seg(16), &mut out);
+            assert_eq!(out.len(), acked as usize, "after {gap:?}");
+        }
+    }
+
+    #[test]
+    fn data_before_the_syn_is_ignored() {
+        let mut r = TcpReceiver::new(0, config(AckPolicy::Linux));
+        let mut out = Vec::new();
+        assert_eq!(r.on_packet(Time::ZERO, &seg(0), &mut out), 0);
+        assert!(out.is_empty());
+        assert_eq!(r.rcv_nxt(), 0);
+    }
+
     #[test]
     fn sack_blocks_report_the_most_recent_hole_first() {
         let mut r = rx();
@@ -442,7 +484,21 @@ mod tests {
         r.on_packet(Time::ZERO, &seg(0), &mut out);
         r.on_packet(Time::ZERO, &seg(2), &mut out);
         r.on_packet(Time::ZERO, &seg(5), &mut out);
+        assert_eq!(
+            out.last().unwrap().sack_blocks(),
+            &[
+                SackBlock {
+                    start: 5000,
+                    end: 6000
+                },
+                SackBlock {
+                    start: 2000,
+                    end: 3000
+                }
+            ]
+        );
         r.on_packet(Time::ZERO, &seg(3), &mut out);
+        assert_eq!(r.rcv_nxt(), MSS as u64);
         let last = out.last().unwrap();
         assert_eq!(last.seq, MSS as u64);
         assert_eq!(
@@ -481,26 +537,75 @@ mod tests {
         r.on_packet(Time::ZERO, &seg(3), &mut out);
         assert_eq!(out.len(), 1);
         assert!(out[0].dsack);
+        // so is a second copy of data held out of order
+        r.on_packet(Time::ZERO, &seg(25), &mut out);
+        assert!(!out[1].dsack);
+        r.on_packet(Time::ZERO, &seg(25), &mut out);
+        assert_eq!(out.len(), 3);
+        assert!(out[2].dsack);
     }
 
     #[test]
     fn unread_and_out_of_order_data_shrink_the_window() {
-        let mut r = TcpReceiver::new(
-            0,
-            ReceiverConfig {
-                mss: MSS,
-                rcvbuf: 5000,
-                idle_quickack_gap: Duration::from_secs(1),
-                ack_policy: AckPolicy::Linux,
-                path_rtt: Duration::from_millis(100),
-            },
-        );
+        let mut r = rx_small();
         let mut out = Vec::new();
-        r.on_packet(Time::ZERO, &Packet::syn(0, Time::ZERO), &mut out);
         r.on_packet(Time::ZERO, &seg(0), &mut out);
         r.on_packet(Time::ZERO, &seg(2), &mut out);
         assert_eq!(r.window(), 3000);
         r.read(Time::ZERO, 1000, &mut out);
         assert_eq!(r.window(), 4000);
+        r.on_packet(Time::ZERO, &seg(4), &mut out);
+        assert_eq!(r.window(), 3000);
+        // segment 3 joins the two held blocks into one of 3000 B
+        r.on_packet(Time::ZERO, &seg(3), &mut out);
+        assert_eq!(r.window(), 2000);
+        // segment 1 fills the hole: 4000 B readable, none held
+        assert_eq!(r.on_packet(Time::ZERO, &seg(1), &mut out), 4000);
+        assert_eq!(r.window(), 1000);
+    }
+
+    /// Out-of-order bytes are counted once, however the blocks merge and drain.
+    #[test]
+    fn held_bytes_follow_merges_and_the_filled_hole() {
+        let mut r = rx();
+        let mut out = Vec::new();
+        let full = 1 << 20;
+        for i in [2, 4, 7, 8] {
+            r.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(r.window(), full - 4000);
+        // 3 joins [2, 3) and [4, 5); [7, 9) stays apart
+        r.on_packet(Time::ZERO, &seg(3), &mut out);
+        assert_eq!(r.window(), full - 5000);
+        // 0 and 1 make 0..5 readable; [7, 9) is still held
+        r.on_packet(Time::ZERO, &seg(0), &mut out);
+        r.on_packet(Time::ZERO, &seg(1), &mut out);
+        assert_eq!(r.window(), full - 5000 - 2000);
+    }
+
+    #[test]
+    fn a_read_that_reopens_a_closed_window_sends_an_update() {
+        let mut r = rx_small();
+        let mut out = Vec::new();
+        for i in 0..5 {
+            r.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(r.window(), 0);
+        out.clear();
+        r.read(Time::ZERO, 2000, &mut out);
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].seq, out[0].rwnd), (5000, 2000));
+        // the window was open: no update
+        r.read(Time::ZERO, 1000, &mut out);
+        assert_eq!(out.len(), 1);
+        // a window of exactly one segment is open too
+        let mut one = rx_small();
+        for i in 0..4 {
+            one.on_packet(Time::ZERO, &seg(i), &mut out);
+        }
+        assert_eq!(one.window(), 1000);
+        out.clear();
+        one.read(Time::ZERO, 1000, &mut out);
+        assert!(out.is_empty());
     }
 }
