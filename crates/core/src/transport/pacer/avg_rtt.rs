@@ -99,4 +99,17 @@ mod tests {
         a.on_sample(ms(2050), ms(2000), Duration::from_micros(15_999));
         assert_eq!(a.avg(), Some(Duration::from_millis(42)));
     }
+
+    /// nginx takes the delay off only when `min_rtt + ack_delay < latest` (RFC 9002 has `≤`).
+    #[test]
+    fn a_delay_under_the_cap_comes_off_whole_and_only_strictly_above_the_minimum() {
+        let mut a = AvgRtt::default();
+        a.on_sample(ms(40), ms(0), Duration::ZERO);
+        // 80 ms with 10 ms of delay: 70 → avg = 40 − 5 + 8 = 43
+        a.on_sample(ms(1080), ms(1000), Duration::from_millis(10));
+        assert_eq!(a.avg(), Some(Duration::from_millis(43)));
+        // 50 ms with 10 ms: 40 + 10 is not below 50, nothing comes off → 43 − 5 + 6 = 44
+        a.on_sample(ms(2050), ms(2000), Duration::from_millis(10));
+        assert_eq!(a.avg(), Some(Duration::from_millis(44)));
+    }
 }

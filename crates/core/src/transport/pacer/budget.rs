@@ -228,6 +228,26 @@ mod tests {
         let mut p = Budget::new(MSS);
         p.on_output(Time::from_millis(1000), slow);
         assert_eq!(p.budget, 10 * 1252);
+        for _ in 0..10 {
+            p.on_send(Time::from_millis(1000), MSS, slow);
+        }
+        assert_eq!(p.budget, 0);
+        // a second earns 125 000 B, capped at ten packets
+        p.on_output(Time::from_millis(2000), slow);
+        assert_eq!(p.budget, 10 * 1252);
+    }
+
+    /// Below 8 b/s the rate is 0 bytes per second: unpaced, rather than a division by zero.
+    #[test]
+    fn a_rate_under_a_byte_per_second_is_unpaced() {
+        let crawl = Some(Rate::from_bps(7));
+        let mut p = Budget::new(MSS);
+        p.budget = 0;
+        assert!(p.allows(crawl));
+        assert_eq!(
+            p.retry_at(Time::from_millis(3), crawl),
+            Time::from_millis(3)
+        );
     }
 
     #[test]

@@ -118,3 +118,59 @@ impl Pacer {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MSS: u32 = 1252;
+
+    #[test]
+    fn only_the_nginx_pacer_paces_a_window_and_only_once_it_has_an_rtt() {
+        let window = || Some((125_200, false));
+        let mut quic = Pacer::new(PacerKind::NginxQuic, MSS);
+        assert_eq!(quic.window_rate(window), None, "no RTT sample yet");
+        quic.on_rtt_sample(Time::from_millis(40), Time::ZERO, Duration::ZERO);
+        let want = budget::window_rate(125_200, Duration::from_millis(40), false);
+        assert_eq!(quic.window_rate(window), Some(want));
+        let linux = Pacer::new(PacerKind::Linux, MSS);
+        assert_eq!(linux.window_rate(|| panic!("Linux never asks")), None);
+    }
+
+    /// 100 Mb/s: the first output grants 6 ms (75 000 B), 59 packets; the next needs either
+    /// a millisecond more or an app-limited pause.
+    #[test]
+    fn the_nginx_pacer_hears_each_output_and_each_app_limited_pause() {
+        let rate = Some(Rate::from_mbps(100));
+        let drained = || {
+            let mut p = Pacer::new(PacerKind::NginxQuic, MSS);
+            p.on_output(Time::ZERO, rate);
+            for _ in 0..59 {
+                assert!(p.allows(Time::ZERO, rate));
+                p.on_send(Time::ZERO, MSS, rate, false);
+            }
+            assert!(!p.allows(Time::ZERO, rate));
+            p
+        };
+        let mut later = drained();
+        later.on_output(Time::from_millis(1), rate);
+        assert!(later.allows(Time::from_millis(1), rate));
+        let mut paused = drained();
+        paused.on_app_limited(Time::ZERO);
+        assert!(paused.allows(Time::ZERO, rate));
+    }
+
+    /// 1500 B at 12 Mb/s take 1 ms; the 10th segment sets the first gap.
+    #[test]
+    fn the_next_departure_is_the_linux_pacers_stamp_and_now_for_nginx() {
+        let rate = Some(Rate::from_mbps(12));
+        let mut linux = Pacer::new(PacerKind::Linux, 1500);
+        for _ in 0..10 {
+            linux.on_send(Time::ZERO, 1500, rate, false);
+        }
+        assert_eq!(linux.next_departure(Time::ZERO), Time::from_millis(1));
+        let quic = Pacer::new(PacerKind::NginxQuic, MSS);
+        let now = Time::from_millis(5);
+        assert_eq!(quic.next_departure(now), now);
+    }
+}
