@@ -18,15 +18,7 @@ fn sends(tso: bool, until: Time) -> Vec<(usize, u32)> {
 /// The sender of `cc` writing `bytes` (then finishing) before `until`: its sends as
 /// [`sends`] gives them (goal 0 for an algorithm without one), and the sender.
 fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, TcpSender) {
-    let cfg = SenderConfig {
-        mss: MSS,
-        initial_cwnd: 10,
-        slow_start_after_idle: true,
-        pacer: PacerKind::Linux,
-        tso,
-        rate_sampler: SamplerKind::Linux,
-    };
-    let mut tx = TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default());
+    let mut tx = sender(cc, tso);
     let mut rx = TcpReceiver::new(
         0,
         ReceiverConfig {
@@ -82,6 +74,19 @@ fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, 
         }
     }
     (sent, tx)
+}
+
+/// A sender of `cc`, not yet connected.
+fn sender(cc: CcConfig, tso: bool) -> TcpSender {
+    let cfg = SenderConfig {
+        mss: MSS,
+        initial_cwnd: 10,
+        slow_start_after_idle: true,
+        pacer: PacerKind::Linux,
+        tso,
+        rate_sampler: SamplerKind::Linux,
+    };
+    TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default())
 }
 
 /// Events in time order, each for the receiver or not, with a packet or a timer's `None`.
@@ -269,4 +274,41 @@ fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
     tx.tlp_was_retrans = false;
     assert!(!tx.check_tlp_ack(&ack(high + 1, false), true, false));
     assert_eq!(tx.tlp_high_seq, None);
+}
+
+#[test]
+fn a_finished_sender_is_drained_once_everything_written_is_acknowledged() {
+    let cubic = || CcConfig::Cubic(Default::default());
+    assert!(
+        !sender(cubic(), false).is_drained(),
+        "nothing written, not finished"
+    );
+    // the SYN-ACK is back at 20 ms; the 100 kB take a few more round trips
+    let (_, early) = run(cubic(), false, 100_000, Time::from_millis(30));
+    assert!(!early.is_drained());
+    let (_, tx) = run(cubic(), false, 100_000, Time::from_secs(2));
+    assert!(tx.is_drained());
+    assert_eq!(tx.acked_bytes(), 100_000);
+    let (_, bulk) = run(cubic(), false, UNLIMITED, Time::from_millis(100));
+    assert!(!bulk.is_drained(), "not finished");
+}
+
+/// The send buffer is charged with what is written and not yet acknowledged.
+#[test]
+fn the_room_to_write_counts_only_unacknowledged_bytes() {
+    let (_, mut tx) = run(
+        CcConfig::Cubic(Default::default()),
+        false,
+        100_000,
+        Time::from_secs(2),
+    );
+    let rate = tx.sk_pacing_bps();
+    let empty = tx.sndbuf.clone().room(0, rate);
+    assert_eq!(tx.write_room(), empty);
+    // written but unsent data counts until it is discarded
+    let mut fresh = sender(CcConfig::Cubic(Default::default()), false);
+    fresh.write(Time::ZERO, 100_000, false, &mut Outbox::default());
+    assert_eq!(fresh.write_room(), 0);
+    fresh.discard_unsent();
+    assert!(fresh.write_room() > 0);
 }
