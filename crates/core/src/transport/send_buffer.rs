@@ -168,7 +168,7 @@ mod tests {
         let rate = 10_000_000_000;
         // 1.13 MB free: 18 skbs of 65 160 B (each charged 66 440 B), the last overshooting
         assert_eq!(b.room(3_000_000, rate), 18 * 65_160);
-        // 1.10 MB free: 17 skbs (18 would need 1.13 MB less one byte)
+        // 1.10 MB free: 17 skbs (an 18th needs more than 17 × 66 440 B free)
         assert_eq!(b.room(3_033_000, rate), 17 * 65_160);
         assert!(!b.is_waiting());
         assert_eq!(b.room(4_200_000, rate), 0);
