@@ -312,3 +312,18 @@ fn the_room_to_write_counts_only_unacknowledged_bytes() {
     fresh.discard_unsent();
     assert!(fresh.write_room() > 0);
 }
+
+/// `tcp_ack_update_rtt` resets the RTO backoff; a duplicate ACK acknowledges nothing new.
+#[test]
+fn a_duplicate_ack_leaves_the_rto_backoff_and_an_advancing_one_resets_it() {
+    let now = Time::from_millis(95);
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    tx.backoff = 2;
+    let una = tx.snd_una;
+    let dup = Packet::ack(0, una, &[], 1 << 30, false, now);
+    tx.on_packet(now, &dup, &mut Outbox::default());
+    assert_eq!((tx.snd_una, tx.backoff), (una, 2));
+    let next = Packet::ack(0, una + MSS as u64, &[], 1 << 30, false, now);
+    tx.on_packet(now, &next, &mut Outbox::default());
+    assert_eq!((tx.snd_una, tx.backoff), (una + MSS as u64, 0));
+}
