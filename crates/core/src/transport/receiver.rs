@@ -377,16 +377,12 @@ mod tests {
         assert_eq!(r.poll_timer(), Some(Time::from_millis(25)));
         r.on_packet(Time::ZERO, &seg(1), &mut out);
         assert_eq!(out.len(), 1);
-        for i in 2..100 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 2..100, &mut out);
         assert_eq!(out.len(), 50, "an ACK per 2 packets for the first 100");
         out.clear();
         // From the 100th packet on: every 10th, or a quarter of the 100 ms path RTT.
         let later = Time::from_millis(1000);
-        for i in 100..109 {
-            r.on_packet(later, &seg(i), &mut out);
-        }
+        deliver(&mut r, later, 100..109, &mut out);
         assert!(out.is_empty());
         assert_eq!(r.delack_at, Some(Time::from_millis(1025)));
         r.on_packet(later, &seg(109), &mut out);
@@ -399,15 +395,11 @@ mod tests {
         let mut r = rx_with(AckPolicy::Quiche);
         r.cfg.path_rtt = Duration::from_millis(40);
         let mut out = Vec::new();
-        for i in 0..101 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 0..101, &mut out);
         assert_eq!(r.poll_timer(), Some(Time::from_millis(10)));
         // A new gap: the first 4 packets above it are acked at once, then decimation resumes.
         out.clear();
-        for i in 105..109 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 105..109, &mut out);
         assert_eq!(out.len(), 4);
         r.on_packet(Time::ZERO, &seg(109), &mut out);
         assert_eq!(out.len(), 4, "the 5th packet above the gap waits");
@@ -423,13 +415,23 @@ mod tests {
         Packet::data(0, i * MSS as u64, MSS, false, Time::ZERO)
     }
 
+    /// Segments `segs` reach `r` at `at`, in that order.
+    fn deliver(
+        r: &mut TcpReceiver,
+        at: Time,
+        segs: impl IntoIterator<Item = u64>,
+        out: &mut Vec<Packet>,
+    ) {
+        for i in segs {
+            r.on_packet(at, &seg(i), out);
+        }
+    }
+
     #[test]
     fn after_the_quick_acks_every_second_segment_is_acked_and_a_lone_one_waits_40ms() {
         let mut r = rx();
         let mut out = Vec::new();
-        for i in 0..16 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 0..16, &mut out);
         assert_eq!(
             out.len(),
             16,
@@ -459,9 +461,7 @@ mod tests {
         for (gap, acked) in [(idle, false), (idle + Duration::from_nanos(1), true)] {
             let mut r = rx();
             let mut out = Vec::new();
-            for i in 0..16 {
-                r.on_packet(Time::ZERO, &seg(i), &mut out);
-            }
+            deliver(&mut r, Time::ZERO, 0..16, &mut out);
             out.clear();
             r.on_packet(Time::ZERO + gap, &seg(16), &mut out);
             assert_eq!(out.len(), acked as usize, "after {gap:?}");
@@ -530,9 +530,7 @@ mod tests {
     fn duplicate_data_is_acked_immediately_and_flagged() {
         let mut r = rx();
         let mut out = Vec::new();
-        for i in 0..20 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 0..20, &mut out);
         out.clear();
         r.on_packet(Time::ZERO, &seg(3), &mut out);
         assert_eq!(out.len(), 1);
@@ -570,9 +568,7 @@ mod tests {
         let mut r = rx();
         let mut out = Vec::new();
         let full = 1 << 20;
-        for i in [2, 4, 7, 8] {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, [2, 4, 7, 8], &mut out);
         assert_eq!(r.window(), full - 4000);
         // 3 joins [2, 3) and [4, 5); [7, 9) stays apart
         r.on_packet(Time::ZERO, &seg(3), &mut out);
@@ -587,9 +583,7 @@ mod tests {
     fn a_read_that_reopens_a_closed_window_sends_an_update() {
         let mut r = rx_small();
         let mut out = Vec::new();
-        for i in 0..5 {
-            r.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut r, Time::ZERO, 0..5, &mut out);
         assert_eq!(r.window(), 0);
         out.clear();
         r.read(Time::ZERO, 2000, &mut out);
@@ -600,9 +594,7 @@ mod tests {
         assert_eq!(out.len(), 1);
         // a window of exactly one segment is open too
         let mut one = rx_small();
-        for i in 0..4 {
-            one.on_packet(Time::ZERO, &seg(i), &mut out);
-        }
+        deliver(&mut one, Time::ZERO, 0..4, &mut out);
         assert_eq!(one.window(), 1000);
         out.clear();
         one.read(Time::ZERO, 1000, &mut out);

@@ -167,9 +167,9 @@ mod tests {
     }
 
     /// Six samples computed by hand from `tcp_rtt_estimator` (ns; rttvar = RTO − srtt):
-    /// a first sample, a fall damped by 1/8 once past mdev, a rise within the flight that
-    /// lifts rttvar, a flight end that decays rttvar a quarter of the way to mdev_max, and
-    /// an ACK of exactly `rtt_seq`, which does not end the flight.
+    /// a first sample, a fall within mdev (not damped), a fall past it (damped by 1/8), a
+    /// rise within the flight that lifts rttvar, a flight end that decays rttvar a quarter of
+    /// the way to mdev_max, and an ACK of exactly `rtt_seq`, which does not end the flight.
     #[test]
     fn the_estimator_follows_tcp_rtt_estimator_sample_by_sample() {
         let mut e = RttEstimator::default();

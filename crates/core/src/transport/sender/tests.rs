@@ -89,6 +89,11 @@ fn sender(cc: CcConfig, tso: bool) -> TcpSender {
     TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default())
 }
 
+/// A plain cumulative ACK of everything below `seq`, sent at `at`, with an open window.
+fn ack_to(seq: u64, at: Time) -> Packet {
+    Packet::ack(0, seq, &[], 1 << 30, false, at)
+}
+
 /// Events in time order, each for the receiver or not, with a packet or a timer's `None`.
 #[derive(Default)]
 struct Events {
@@ -243,7 +248,7 @@ fn a_send_attempt_with_nothing_unsent_leaves_the_windows_validation_alone() {
 fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
     let now = Time::from_millis(95);
     let ack = |seq, dsack| {
-        let mut p = Packet::ack(0, seq, &[], 1 << 30, false, now);
+        let mut p = ack_to(seq, now);
         p.dsack = dsack;
         p
     };
@@ -320,10 +325,8 @@ fn a_duplicate_ack_leaves_the_rto_backoff_and_an_advancing_one_resets_it() {
     let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
     tx.backoff = 2;
     let una = tx.snd_una;
-    let dup = Packet::ack(0, una, &[], 1 << 30, false, now);
-    tx.on_packet(now, &dup, &mut Outbox::default());
+    tx.on_packet(now, &ack_to(una, now), &mut Outbox::default());
     assert_eq!((tx.snd_una, tx.backoff), (una, 2));
-    let next = Packet::ack(0, una + MSS as u64, &[], 1 << 30, false, now);
-    tx.on_packet(now, &next, &mut Outbox::default());
+    tx.on_packet(now, &ack_to(una + MSS as u64, now), &mut Outbox::default());
     assert_eq!((tx.snd_una, tx.backoff), (una + MSS as u64, 0));
 }
