@@ -1,0 +1,292 @@
+//! What an ACK does: the tail-loss probe's outcome, the RTO backoff, RTT samples, SACK
+//! accounting and the congestion-avoidance state.
+
+use super::super::*;
+use super::harness::{
+    ack_through, ack_to, bottleneck, run, run_path, sack, sender, Spy, MSS, ONE_WAY,
+};
+
+#[test]
+fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
+    let now = Time::from_millis(95);
+    let ack = |seq, dsack| {
+        let mut p = ack_to(seq, now);
+        p.dsack = dsack;
+        p
+    };
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    let high = tx.snd_una + 10 * MSS as u64;
+    let probe = |tx: &mut TcpSender| {
+        tx.tlp_high_seq = Some(high);
+        tx.tlp_was_retrans = true;
+    };
+    // below the probe's end: the episode goes on
+    probe(&mut tx);
+    assert!(!tx.check_tlp_ack(&ack(high - 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, Some(high));
+    // exactly its end, advancing: not yet known whether the original was lost
+    assert!(!tx.check_tlp_ack(&ack(high, false), true, false));
+    assert_eq!(tx.tlp_high_seq, Some(high));
+    // beyond: the probe repaired a loss
+    assert!(tx.check_tlp_ack(&ack(high + 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, None);
+    // exactly its end, a pure duplicate ACK or a DSACK: both copies arrived
+    for (advanced, dsack) in [(false, false), (true, true)] {
+        probe(&mut tx);
+        assert!(!tx.check_tlp_ack(&ack(high, dsack), advanced, false));
+        assert_eq!(tx.tlp_high_seq, None, "advanced {advanced}, dsack {dsack}");
+    }
+    // a probe of new data repaired nothing
+    probe(&mut tx);
+    tx.tlp_was_retrans = false;
+    assert!(!tx.check_tlp_ack(&ack(high + 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, None);
+    // in Recovery the window is already being reduced: no CWR on top
+    probe(&mut tx);
+    tx.ca_state = CaState::Recovery;
+    assert!(!tx.check_tlp_ack(&ack(high + 1, false), true, false));
+    assert_eq!(tx.tlp_high_seq, None);
+}
+
+/// `tcp_ack_update_rtt` resets the RTO backoff; a duplicate ACK acknowledges nothing new.
+#[test]
+fn a_duplicate_ack_leaves_the_rto_backoff_and_an_advancing_one_resets_it() {
+    let now = Time::from_millis(95);
+    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    tx.backoff = 2;
+    let una = tx.snd_una;
+    tx.on_packet(now, &ack_to(una, now), &mut Outbox::default());
+    assert_eq!((tx.snd_una, tx.backoff), (una, 2));
+    tx.on_packet(now, &ack_to(una + MSS as u64, now), &mut Outbox::default());
+    assert_eq!((tx.snd_una, tx.backoff), (una + MSS as u64, 0));
+}
+
+/// Two segments of the first window lost on a 1 ms-per-packet bottleneck: the sender goes
+/// Open → Disorder (SACKs, nothing lost yet) → Recovery (RACK marks both) and stays there
+/// through the partial ACK the first retransmission brings, back to Open only when
+/// snd_una reaches the `high_seq` it entered with (`tcp_fastretrans_alert`). One recovery
+/// episode, two retransmissions.
+#[test]
+fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
+    let lost = [5 * MSS as u64, 8 * MSS as u64];
+    let (spy, heard) = Spy::new(10, None);
+    let r = run_path(
+        sender(CcConfig::Cubic(Default::default()), false),
+        30 * MSS as u64,
+        Time::from_secs(2),
+        bottleneck(Duration::from_millis(1), |p| {
+            p.kind == Kind::Data && !p.is_retrans && lost.contains(&p.seq)
+        }),
+        Some(spy),
+    );
+    assert_eq!(r.tx.acked_bytes(), 30 * MSS as u64);
+    assert_eq!(r.tx.stats.recovery_events, 1);
+    assert_eq!(r.tx.stats.segments_retransmitted, 2);
+    let heard = heard.borrow();
+    let mut states: Vec<CaState> = heard.acks.iter().map(|(c, _)| c.ca_state).collect();
+    states.dedup();
+    use CaState::*;
+    assert_eq!(states, [Open, Disorder, Recovery, Open]);
+    assert_eq!(heard.acks.iter().map(|(_, rs)| rs.losses).sum::<u32>(), 2);
+    // the algorithm heard of the recovery once, in Recovery; high_seq is snd_nxt then
+    let [entry] = &heard.reductions[..] else {
+        panic!("{} reductions", heard.reductions.len())
+    };
+    assert_eq!(entry.ca_state, Recovery);
+    let high = entry.snd_nxt;
+    let in_recovery: Vec<u64> = heard
+        .acks
+        .iter()
+        .filter(|(c, _)| c.ca_state == Recovery)
+        .map(|(c, _)| c.snd_una)
+        .collect();
+    assert!(in_recovery.iter().all(|&una| una < high));
+    assert!(
+        in_recovery.contains(&lost[1]),
+        "a partial ACK up to the second loss: {in_recovery:?}"
+    );
+    let exit = heard
+        .acks
+        .iter()
+        .rposition(|(c, _)| c.ca_state == Recovery)
+        .unwrap()
+        + 1;
+    assert!(heard.acks[exit].0.snd_una >= high);
+}
+
+/// When the tests below take over from the path and feed the sender ACKs by hand.
+const NOW: Time = Time::from_millis(95);
+
+/// A cubic sender in slow start behind a 1 ms-per-packet bottleneck, at `NOW`: its
+/// packets out left in groups of two to four, 2 ms apart.
+fn mid_slow_start() -> TcpSender {
+    let cubic = sender(CcConfig::Cubic(Default::default()), false);
+    let path = bottleneck(Duration::from_millis(1), |_| false);
+    let tx = run_path(cubic, UNLIMITED, NOW, path, None).tx;
+    assert!(tx.sb.packets_out >= 10);
+    tx
+}
+
+/// Segment `idx`, lost and resent at `NOW`.
+fn resend(tx: &mut TcpSender, idx: u64) {
+    tx.sb.mark_lost(idx);
+    tx.retransmit(NOW, idx, false, &mut Outbox::default());
+}
+
+/// [`feed`] a duplicate ACK that SACKs `from..to`.
+fn feed_sack(tx: &mut TcpSender, from: u64, to: u64, at: Time) -> RateSample {
+    let p = sack(tx, from, to, at);
+    feed(tx, &p)
+}
+
+/// [`feed`] a cumulative ACK through segment `last`.
+fn feed_through(tx: &mut TcpSender, last: u64, at: Time) -> RateSample {
+    let p = ack_through(tx, last, at);
+    feed(tx, &p)
+}
+
+/// The sender takes `pkt`, arriving when it was sent; its rate sample.
+fn feed(tx: &mut TcpSender, pkt: &Packet) -> RateSample {
+    let mut out = Outbox::default();
+    tx.on_packet(pkt.sent_at, pkt, &mut out);
+    let [rs] = out.samples[..] else {
+        panic!("{} samples", out.samples.len())
+    };
+    rs
+}
+
+/// `tcp_ack_update_rtt` (Karn): the estimator's sample is the oldest newly acknowledged
+/// segment that was never retransmitted, cumulatively acked and not SACKed before, else
+/// the oldest newly SACKed one; the algorithm's is the newest newly SACKed, else the newest
+/// cumulatively acked. An ACK whose cumulative part covers a retransmission gives neither
+/// from that part.
+#[test]
+fn rtt_samples_come_only_from_segments_sent_once() {
+    let at = NOW + Duration::from_millis(3);
+    let sent = |tx: &TcpSender, i: u64| tx.sb.get(i).unwrap().sent_at;
+    let srtt_after = |tx: &TcpSender, m: Duration| {
+        let mut rtt = tx.rtt.clone();
+        rtt.on_sample(m, tx.snd_una, tx.snd_nxt);
+        rtt.srtt()
+    };
+    // a duplicate ACK SACKing 1 and 2 (sent 2 ms apart): the estimator from 1, the
+    // algorithm from 2
+    let mut tx = mid_slow_start();
+    let h = tx.sb.indices().start;
+    assert!(sent(&tx, h + 1) < sent(&tx, h + 2));
+    let expected = srtt_after(&tx, at - sent(&tx, h + 1));
+    let rs = feed_sack(&mut tx, h + 1, h + 3, at);
+    assert_eq!(tx.rtt.srtt(), expected);
+    assert_eq!(rs.rtt, Some(at - sent(&tx, h + 2)));
+    // the cumulative ACK of 0..=4, new for 0, 3 and 4: the estimator from 0, the algorithm
+    // from 4
+    assert!(sent(&tx, h) < sent(&tx, h + 4));
+    let expected = srtt_after(&tx, at - sent(&tx, h));
+    let newest = at - sent(&tx, h + 4);
+    let rs = feed_through(&mut tx, h + 4, at);
+    assert_eq!(tx.rtt.srtt(), expected);
+    assert_eq!(rs.rtt, Some(newest));
+    // a cumulative ACK of segments all SACKed before: no sample
+    feed_sack(&mut tx, h + 5, h + 7, at);
+    let srtt = tx.rtt.srtt();
+    let rs = feed_through(&mut tx, h + 6, at);
+    assert_eq!((tx.rtt.srtt(), rs.rtt), (srtt, None));
+
+    // a retransmission SACKed, or cumulatively acked with segments sent once: no sample
+    let mut tx = mid_slow_start();
+    let h = tx.sb.indices().start;
+    resend(&mut tx, h + 3);
+    resend(&mut tx, h);
+    let srtt = tx.rtt.srtt();
+    let rs = feed_sack(&mut tx, h + 3, h + 4, at);
+    assert_eq!((tx.rtt.srtt(), rs.rtt), (srtt, None));
+    let rs = feed_through(&mut tx, h + 2, at);
+    assert_eq!((tx.rtt.srtt(), rs.rtt), (srtt, None));
+}
+
+/// What the rate sample carries from the ACK (`tcp_ack`'s `prior_in_flight`, the delayed
+/// flag, `acked_sacked`), and the delivered count SACKs and cumulative ACKs advance once per
+/// segment; a duplicate ACK with SACKs is processed, and the window it advertises counts
+/// from its cumulative ACK.
+#[test]
+fn an_ack_counts_each_segment_delivered_once_and_reports_what_it_carried() {
+    let at = NOW + Duration::from_millis(3);
+    let mut tx = mid_slow_start();
+    let h = tx.sb.indices().start;
+    let (inflight, delivered) = (tx.sb.inflight(), tx.rate.delivered);
+    let mut p = sack(&tx, h + 1, h + 3, at);
+    p.delayed = true;
+    p.rwnd = 2 * MSS as u64;
+    let rs = feed(&mut tx, &p);
+    assert_eq!((rs.prior_in_flight, rs.is_ack_delayed), (inflight, true));
+    assert_eq!(rs.acked_sacked, 2);
+    assert_eq!(tx.rate.delivered, delivered + 2);
+    assert_eq!(tx.snd_wnd_end, tx.snd_una + 2 * MSS as u64);
+    // 0..=3 cumulatively: 1 and 2 were SACKed, so two more
+    let inflight = tx.sb.inflight();
+    let rs = feed_through(&mut tx, h + 3, at);
+    assert_eq!((rs.prior_in_flight, rs.is_ack_delayed), (inflight, false));
+    assert_eq!(rs.acked_sacked, 2);
+    assert_eq!(tx.rate.delivered, delivered + 4);
+}
+
+/// A handshake whose SYN was resent gives no RTT sample (Karn; `tcp_synack_rtt_meas`
+/// needs an unambiguous SYN): the first one comes with the first data ACK.
+#[test]
+fn a_resent_syn_gives_no_rtt_sample() {
+    let mut first = true;
+    let lose_first_syn = move |p: &Packet, now: Time| {
+        let lost = p.kind == Kind::Syn && std::mem::take(&mut first);
+        (!lost).then_some(now + ONE_WAY)
+    };
+    let cubic = || sender(CcConfig::Cubic(Default::default()), false);
+    // the SYN is resent at 1 s; the SYN-ACK is back at 1.02 s, the first data ACK at 1.04 s
+    let until = Time::from_millis(1030);
+    let tx = run_path(cubic(), UNLIMITED, until, lose_first_syn, None).tx;
+    assert!(tx.snapshot(until).established);
+    assert_eq!((tx.rtt.srtt(), tx.rtt.min_rtt()), (None, None));
+    let tx = run_path(
+        cubic(),
+        UNLIMITED,
+        until,
+        |_, now| Some(now + ONE_WAY),
+        None,
+    )
+    .tx;
+    assert_eq!(tx.rtt.srtt(), Some(ONE_WAY + ONE_WAY));
+}
+
+/// A tail-loss probe that repaired a loss: the algorithm reduces once, told the state is
+/// CWR (`tcp_process_tlp_ack` → `tcp_init_cwnd_reduction`). A probe episode whose ACK
+/// of exactly its end SACKs new data stays open; a pure duplicate ends it.
+#[test]
+fn a_probe_that_repaired_a_loss_reduces_the_window_once_in_cwr() {
+    let at = NOW + Duration::from_millis(3);
+    let mut tx = mid_slow_start();
+    let h = tx.sb.indices().start;
+    let (spy, heard) = Spy::new(tx.cc().unwrap().cwnd(), None);
+    tx.cc = Some(Box::new(spy));
+    let probe = |tx: &mut TcpSender, high: u64| {
+        tx.tlp_high_seq = Some(high);
+        tx.tlp_was_retrans = true;
+    };
+    let una = tx.snd_una;
+    probe(&mut tx, una);
+    feed_sack(&mut tx, h + 1, h + 2, at);
+    assert_eq!(tx.tlp_high_seq, Some(una), "news: the episode goes on");
+    let dup = ack_to(una, at);
+    feed(&mut tx, &dup);
+    assert_eq!(tx.tlp_high_seq, None);
+    assert!(heard.borrow().reductions.is_empty());
+    // the probe's end is segment 0's; the ACK reaches beyond it
+    let end = tx.sb.get(h).unwrap().end();
+    probe(&mut tx, end);
+    feed_through(&mut tx, h + 2, at);
+    let cwr: Vec<CaState> = heard
+        .borrow()
+        .reductions
+        .iter()
+        .map(|c| c.ca_state)
+        .collect();
+    assert_eq!(cwr, [CaState::Cwr]);
+}

@@ -1,0 +1,242 @@
+//! The sender against a receiver over a path of fixed delay and unlimited rate that may
+//! drop the sender's packets, and an algorithm that records what the sender tells it.
+
+use super::super::*;
+use crate::cc::CcMetrics;
+use crate::net::packet::SackBlock;
+use crate::transport::receiver::{AckPolicy, ReceiverConfig, TcpReceiver};
+use std::cell::RefCell;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::rc::Rc;
+
+pub const ONE_WAY: Duration = Duration::from_millis(10);
+pub const MSS: u32 = 1448;
+
+/// The sender of `cc` writing `bytes` (then finishing) over a lossless path before `until`:
+/// its sends as [`Run::sends`] gives them, and the sender.
+pub fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, TcpSender) {
+    let r = run_path(
+        sender(cc, tso),
+        bytes,
+        until,
+        |_, now| Some(now + ONE_WAY),
+        None,
+    );
+    (r.sends, r.tx)
+}
+
+/// What [`run_path`] saw.
+pub struct Run {
+    pub tx: TcpSender,
+    /// Per event that sent data: the data packets sent at that instant and the algorithm's
+    /// TSO goal then (0 for an algorithm without one).
+    pub sends: Vec<(usize, u32)>,
+}
+
+/// `tx` writing `bytes` (then finishing, unless `UNLIMITED`) until `until`. `path` gives
+/// when a packet the sender sends at `now` reaches the receiver (`None`: it is lost);
+/// ACKs take [`ONE_WAY`]. `spy`, if given, replaces the algorithm as soon as the handshake
+/// has built it.
+pub fn run_path(
+    mut tx: TcpSender,
+    bytes: u64,
+    until: Time,
+    mut path: impl FnMut(&Packet, Time) -> Option<Time>,
+    mut spy: Option<Spy>,
+) -> Run {
+    let mut rx = TcpReceiver::new(
+        0,
+        ReceiverConfig {
+            mss: MSS,
+            rcvbuf: 1 << 30,
+            idle_quickack_gap: Duration::from_millis(200),
+            ack_policy: AckPolicy::Linux,
+            path_rtt: ONE_WAY + ONE_WAY,
+        },
+    );
+    let mut events = Events::default();
+    let mut out = Outbox::default();
+    let mut now = Time::ZERO;
+    let mut acks = Vec::new();
+    let mut sends = Vec::new();
+    tx.connect(now, &mut out);
+    tx.write(now, bytes, false, &mut out);
+    if bytes != UNLIMITED {
+        tx.finish();
+    }
+    loop {
+        let data = out.packets.iter().filter(|p| p.kind == Kind::Data).count();
+        if data > 0 {
+            sends.push((data, tx.cc().and_then(|cc| cc.tso_segs()).unwrap_or(0)));
+        }
+        for p in out.packets.drain(..) {
+            if let Some(at) = path(&p, now) {
+                events.push(at, true, Some(p));
+            }
+        }
+        out.samples.clear();
+        for p in acks.drain(..) {
+            events.push(now + ONE_WAY, false, Some(p));
+        }
+        for t in tx.poll_timer().collect::<Vec<_>>() {
+            events.push(t, false, None);
+        }
+        if let Some(t) = rx.poll_timer() {
+            events.push(t, true, None);
+        }
+        let Some((t, event)) = events.pop() else {
+            break;
+        };
+        if t >= until {
+            break;
+        }
+        now = t;
+        match event {
+            (true, Some(p)) => {
+                rx.on_packet(now, &p, &mut acks);
+            }
+            (true, None) => rx.on_timer(now, &mut acks),
+            (false, Some(p)) => tx.on_packet(now, &p, &mut out),
+            (false, None) => tx.on_timer(now, &mut out),
+        }
+        if tx.cc.is_some() {
+            if let Some(spy) = spy.take() {
+                tx.cc = Some(Box::new(spy));
+            }
+        }
+    }
+    Run { tx, sends }
+}
+
+/// A path through a bottleneck that sends one packet per `gap` and drops those `lose`
+/// picks, then [`ONE_WAY`] of delay.
+pub fn bottleneck(
+    gap: Duration,
+    lose: impl Fn(&Packet) -> bool,
+) -> impl FnMut(&Packet, Time) -> Option<Time> {
+    let mut free = Time::ZERO;
+    move |p, now| {
+        if lose(p) {
+            return None;
+        }
+        free = free.max(now) + gap;
+        Some(free + ONE_WAY)
+    }
+}
+
+/// A sender of `cc`, not yet connected.
+pub fn sender(cc: CcConfig, tso: bool) -> TcpSender {
+    let cfg = SenderConfig {
+        mss: MSS,
+        initial_cwnd: 10,
+        slow_start_after_idle: true,
+        pacer: PacerKind::Linux,
+        tso,
+        rate_sampler: SamplerKind::Linux,
+    };
+    TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default())
+}
+
+/// A plain cumulative ACK of everything below `seq`, sent at `at`, with an open window.
+pub fn ack_to(seq: u64, at: Time) -> Packet {
+    Packet::ack(0, seq, &[], 1 << 30, false, at)
+}
+
+/// A duplicate ACK, sent at `at`, that SACKs segments `from..to` of `tx`'s scoreboard
+/// (absolute indices).
+pub fn sack(tx: &TcpSender, from: u64, to: u64, at: Time) -> Packet {
+    let block = SackBlock {
+        start: tx.sb.get(from).unwrap().seq,
+        end: tx.sb.get(to - 1).unwrap().end(),
+    };
+    Packet::ack(0, tx.snd_una, &[block], 1 << 30, false, at)
+}
+
+/// A cumulative ACK, sent at `at`, of `tx`'s segments up to and including `last`.
+pub fn ack_through(tx: &TcpSender, last: u64, at: Time) -> Packet {
+    ack_to(tx.sb.get(last).unwrap().end(), at)
+}
+
+/// What the sender told its algorithm.
+#[derive(Default)]
+pub struct Heard {
+    /// Per ACK: the connection and the rate sample.
+    pub acks: Vec<(Conn, RateSample)>,
+    /// Per recovery start (fast recovery, or a probe's CWR): the connection then.
+    pub reductions: Vec<Conn>,
+    pub validations: Vec<WindowValidation>,
+}
+
+/// An algorithm with a fixed window and slow-start threshold that records what it hears.
+pub struct Spy {
+    pub cwnd: u32,
+    pub ssthresh: Option<u32>,
+    pub heard: Rc<RefCell<Heard>>,
+}
+
+impl Spy {
+    pub fn new(cwnd: u32, ssthresh: Option<u32>) -> (Self, Rc<RefCell<Heard>>) {
+        let heard = Rc::new(RefCell::new(Heard::default()));
+        let spy = Spy {
+            cwnd,
+            ssthresh,
+            heard: heard.clone(),
+        };
+        (spy, heard)
+    }
+}
+
+impl CongestionControl for Spy {
+    fn on_ack(&mut self, _now: Time, conn: &Conn, rs: &RateSample) {
+        self.heard.borrow_mut().acks.push((conn.clone(), *rs));
+    }
+
+    fn on_recovery_start(&mut self, _now: Time, conn: &Conn) {
+        self.heard.borrow_mut().reductions.push(conn.clone());
+    }
+
+    fn on_rto(&mut self, _now: Time, _conn: &Conn, _timeout: &Timeout) {}
+
+    fn on_window_validation(&mut self, _now: Time, _conn: &Conn, event: WindowValidation) {
+        self.heard.borrow_mut().validations.push(event);
+    }
+
+    fn cwnd(&self) -> u32 {
+        self.cwnd
+    }
+
+    fn pacing_rate(&self) -> Option<Rate> {
+        None
+    }
+
+    fn state_name(&self) -> &'static str {
+        "SPY"
+    }
+
+    fn metrics(&self) -> CcMetrics {
+        CcMetrics {
+            ssthresh_pkts: self.ssthresh,
+            ..CcMetrics::default()
+        }
+    }
+}
+
+/// Events in time order, each for the receiver or not, with a packet or a timer's `None`.
+#[derive(Default)]
+struct Events {
+    queue: BinaryHeap<Reverse<(Time, usize)>>,
+    what: Vec<(bool, Option<Packet>)>,
+}
+
+impl Events {
+    fn push(&mut self, t: Time, to_rx: bool, p: Option<Packet>) {
+        self.queue.push(Reverse((t, self.what.len())));
+        self.what.push((to_rx, p));
+    }
+
+    fn pop(&mut self) -> Option<(Time, (bool, Option<Packet>))> {
+        let Reverse((t, i)) = self.queue.pop()?;
+        Some((t, std::mem::take(&mut self.what[i])))
+    }
+}

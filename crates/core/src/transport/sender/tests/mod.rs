@@ -1,0 +1,6 @@
+//! The sender's unit tests, run against a receiver over the harness's path.
+
+mod ack_path;
+mod application;
+mod harness;
+mod sending;
