@@ -103,7 +103,7 @@ pub struct Conn {
 }
 
 /// A retransmission timeout and the packets it marked lost.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Timeout {
     /// False when the RTO repeats within a loss episode already being handled (no new
     /// ssthresh).

@@ -173,7 +173,7 @@ impl TcpSender {
     /// the last skb's departure time is over 1 ms past, nor when a full skb, a third of the
     /// window or the rest of the data fits, nor when the oldest packet out left less than half
     /// an RTT ago (its ACK would come too late), nor for the last data before the FIN.
-    fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
+    pub(super) fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
         let mss = self.cfg.mss as u64;
         let unsent = self.write_seq - self.snd_nxt;
         let skb_len = unsent.min(segs * mss);

@@ -20,7 +20,7 @@ impl TcpSender {
     }
 
     /// RTO measured from the oldest outstanding transmission (`tcp_rto_delta_us`).
-    fn rearm_rto_from_head(&mut self, now: Time) {
+    pub(super) fn rearm_rto_from_head(&mut self, now: Time) {
         let head = self.sb.head().map_or(now, |s| s.sent_at);
         self.rto_deadline = (self.sb.packets_out > 0)
             .then(|| (head + self.rto_with_backoff()).max(now + Duration::from_nanos(1)));

@@ -3,7 +3,8 @@
 
 use super::super::*;
 use super::harness::{
-    ack_through, ack_to, bottleneck, run, run_path, sack, sender, Spy, MSS, ONE_WAY,
+    ack_to, bottleneck, cubic, cubic_run, feed, feed_sack, feed_through, mid_slow_start, resend,
+    run_path, sack, sender, Spy, MSS, NOW, ONE_WAY,
 };
 
 #[test]
@@ -14,7 +15,7 @@ fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
         p.dsack = dsack;
         p
     };
-    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    let mut tx = cubic_run(UNLIMITED, now);
     let high = tx.snd_una + 10 * MSS as u64;
     let probe = |tx: &mut TcpSender| {
         tx.tlp_high_seq = Some(high);
@@ -52,7 +53,7 @@ fn a_probe_repairing_the_tail_shows_the_loss_only_on_an_ack_beyond_its_end() {
 #[test]
 fn a_duplicate_ack_leaves_the_rto_backoff_and_an_advancing_one_resets_it() {
     let now = Time::from_millis(95);
-    let (_, mut tx) = run(CcConfig::Cubic(Default::default()), false, UNLIMITED, now);
+    let mut tx = cubic_run(UNLIMITED, now);
     tx.backoff = 2;
     let una = tx.snd_una;
     tx.on_packet(now, &ack_to(una, now), &mut Outbox::default());
@@ -65,13 +66,13 @@ fn a_duplicate_ack_leaves_the_rto_backoff_and_an_advancing_one_resets_it() {
 /// Open → Disorder (SACKs, nothing lost yet) → Recovery (RACK marks both) and stays there
 /// through the partial ACK the first retransmission brings, back to Open only when
 /// snd_una reaches the `high_seq` it entered with (`tcp_fastretrans_alert`). One recovery
-/// episode, two retransmissions.
+/// episode, two retransmissions, no probe, no timeout.
 #[test]
 fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
     let lost = [5 * MSS as u64, 8 * MSS as u64];
     let (spy, heard) = Spy::new(10, None);
     let r = run_path(
-        sender(CcConfig::Cubic(Default::default()), false),
+        sender(cubic(), false),
         30 * MSS as u64,
         Time::from_secs(2),
         bottleneck(Duration::from_millis(1), |p| {
@@ -80,8 +81,16 @@ fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
         Some(spy),
     );
     assert_eq!(r.tx.acked_bytes(), 30 * MSS as u64);
-    assert_eq!(r.tx.stats.recovery_events, 1);
-    assert_eq!(r.tx.stats.segments_retransmitted, 2);
+    let stats = SenderStats {
+        segments_sent: 32,
+        segments_retransmitted: 2,
+        bytes_sent: 32 * MSS as u64,
+        bytes_retransmitted: 2 * MSS as u64,
+        rto_events: 0,
+        recovery_events: 1,
+        loss_probes: 0,
+    };
+    assert_eq!(r.tx.stats, stats);
     let heard = heard.borrow();
     let mut states: Vec<CaState> = heard.acks.iter().map(|(c, _)| c.ca_state).collect();
     states.dedup();
@@ -114,47 +123,6 @@ fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
     assert!(heard.acks[exit].0.snd_una >= high);
 }
 
-/// When the tests below take over from the path and feed the sender ACKs by hand.
-const NOW: Time = Time::from_millis(95);
-
-/// A cubic sender in slow start behind a 1 ms-per-packet bottleneck, at `NOW`: its
-/// packets out left in groups of two to four, 2 ms apart.
-fn mid_slow_start() -> TcpSender {
-    let cubic = sender(CcConfig::Cubic(Default::default()), false);
-    let path = bottleneck(Duration::from_millis(1), |_| false);
-    let tx = run_path(cubic, UNLIMITED, NOW, path, None).tx;
-    assert!(tx.sb.packets_out >= 10);
-    tx
-}
-
-/// Segment `idx`, lost and resent at `NOW`.
-fn resend(tx: &mut TcpSender, idx: u64) {
-    tx.sb.mark_lost(idx);
-    tx.retransmit(NOW, idx, false, &mut Outbox::default());
-}
-
-/// [`feed`] a duplicate ACK that SACKs `from..to`.
-fn feed_sack(tx: &mut TcpSender, from: u64, to: u64, at: Time) -> RateSample {
-    let p = sack(tx, from, to, at);
-    feed(tx, &p)
-}
-
-/// [`feed`] a cumulative ACK through segment `last`.
-fn feed_through(tx: &mut TcpSender, last: u64, at: Time) -> RateSample {
-    let p = ack_through(tx, last, at);
-    feed(tx, &p)
-}
-
-/// The sender takes `pkt`, arriving when it was sent; its rate sample.
-fn feed(tx: &mut TcpSender, pkt: &Packet) -> RateSample {
-    let mut out = Outbox::default();
-    tx.on_packet(pkt.sent_at, pkt, &mut out);
-    let [rs] = out.samples[..] else {
-        panic!("{} samples", out.samples.len())
-    };
-    rs
-}
-
 /// `tcp_ack_update_rtt` (Karn): the estimator's sample is the oldest newly acknowledged
 /// segment that was never retransmitted, cumulatively acked and not SACKed before, else
 /// the oldest newly SACKed one; the algorithm's is the newest newly SACKed, else the newest
@@ -171,7 +139,7 @@ fn rtt_samples_come_only_from_segments_sent_once() {
     };
     // a duplicate ACK SACKing 1 and 2 (sent 2 ms apart): the estimator from 1, the
     // algorithm from 2
-    let mut tx = mid_slow_start();
+    let mut tx = mid_slow_start(cubic());
     let h = tx.sb.indices().start;
     assert!(sent(&tx, h + 1) < sent(&tx, h + 2));
     let expected = srtt_after(&tx, at - sent(&tx, h + 1));
@@ -193,7 +161,7 @@ fn rtt_samples_come_only_from_segments_sent_once() {
     assert_eq!((tx.rtt.srtt(), rs.rtt), (srtt, None));
 
     // a retransmission SACKed, or cumulatively acked with segments sent once: no sample
-    let mut tx = mid_slow_start();
+    let mut tx = mid_slow_start(cubic());
     let h = tx.sb.indices().start;
     resend(&mut tx, h + 3);
     resend(&mut tx, h);
@@ -211,7 +179,7 @@ fn rtt_samples_come_only_from_segments_sent_once() {
 #[test]
 fn an_ack_counts_each_segment_delivered_once_and_reports_what_it_carried() {
     let at = NOW + Duration::from_millis(3);
-    let mut tx = mid_slow_start();
+    let mut tx = mid_slow_start(cubic());
     let h = tx.sb.indices().start;
     let (inflight, delivered) = (tx.sb.inflight(), tx.rate.delivered);
     let mut p = sack(&tx, h + 1, h + 3, at);
@@ -239,14 +207,14 @@ fn a_resent_syn_gives_no_rtt_sample() {
         let lost = p.kind == Kind::Syn && std::mem::take(&mut first);
         (!lost).then_some(now + ONE_WAY)
     };
-    let cubic = || sender(CcConfig::Cubic(Default::default()), false);
+    let fresh = || sender(cubic(), false);
     // the SYN is resent at 1 s; the SYN-ACK is back at 1.02 s, the first data ACK at 1.04 s
     let until = Time::from_millis(1030);
-    let tx = run_path(cubic(), UNLIMITED, until, lose_first_syn, None).tx;
+    let tx = run_path(fresh(), UNLIMITED, until, lose_first_syn, None).tx;
     assert!(tx.snapshot(until).established);
     assert_eq!((tx.rtt.srtt(), tx.rtt.min_rtt()), (None, None));
     let tx = run_path(
-        cubic(),
+        fresh(),
         UNLIMITED,
         until,
         |_, now| Some(now + ONE_WAY),
@@ -262,7 +230,7 @@ fn a_resent_syn_gives_no_rtt_sample() {
 #[test]
 fn a_probe_that_repaired_a_loss_reduces_the_window_once_in_cwr() {
     let at = NOW + Duration::from_millis(3);
-    let mut tx = mid_slow_start();
+    let mut tx = mid_slow_start(cubic());
     let h = tx.sb.indices().start;
     let (spy, heard) = Spy::new(tx.cc().unwrap().cwnd(), None);
     tx.cc = Some(Box::new(spy));

@@ -1,11 +1,10 @@
 //! The application's side: writing, the send buffer's room, finishing.
 
 use super::super::*;
-use super::harness::{ack_to, run, run_path, sender, Spy, MSS, ONE_WAY};
+use super::harness::{ack_to, cubic, cubic_run, run, run_path, sender, Spy, MSS, ONE_WAY};
 
 #[test]
 fn a_finished_sender_is_drained_once_everything_written_is_acknowledged() {
-    let cubic = || CcConfig::Cubic(Default::default());
     assert!(
         !sender(cubic(), false).is_drained(),
         "nothing written, not finished"
@@ -23,17 +22,12 @@ fn a_finished_sender_is_drained_once_everything_written_is_acknowledged() {
 /// The send buffer is charged with what is written and not yet acknowledged.
 #[test]
 fn the_room_to_write_counts_only_unacknowledged_bytes() {
-    let (_, mut tx) = run(
-        CcConfig::Cubic(Default::default()),
-        false,
-        100_000,
-        Time::from_secs(2),
-    );
+    let mut tx = cubic_run(100_000, Time::from_secs(2));
     let rate = tx.sk_pacing_bps();
     let empty = tx.sndbuf.clone().room(0, rate);
     assert_eq!(tx.write_room(), empty);
     // written but unsent data counts until it is discarded
-    let mut fresh = sender(CcConfig::Cubic(Default::default()), false);
+    let mut fresh = sender(cubic(), false);
     fresh.write(Time::ZERO, 100_000, false, &mut Outbox::default());
     assert_eq!(fresh.write_room(), 0);
     fresh.discard_unsent();
@@ -67,7 +61,6 @@ fn restarts_on_write(mut tx: TcpSender, at: Time) -> Vec<WindowValidation> {
 /// an RTO, not with packets out, not with the setting off, never for a model-based one.
 #[test]
 fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
-    let cubic = || CcConfig::Cubic(Default::default());
     let tx = idle_after_five(cubic(), |_| {});
     let (last, rto) = (tx.last_send, tx.rtt.rto());
     let late = last + rto + Duration::from_nanos(1);
@@ -94,7 +87,7 @@ fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
 fn a_write_with_less_than_a_segment_unsent_marks_the_connection_app_limited() {
     let at = Time::from_secs(2);
     for (unsent, limited) in [(0, true), (MSS as u64 - 1, true), (MSS as u64, false)] {
-        let mut tx = idle_after_five(CcConfig::Cubic(Default::default()), |_| {});
+        let mut tx = idle_after_five(cubic(), |_| {});
         tx.rate.app_limited = 0;
         tx.write_seq = tx.snd_nxt + unsent;
         tx.write(at, 0, false, &mut Outbox::default());
@@ -108,7 +101,6 @@ fn a_write_with_less_than_a_segment_unsent_marks_the_connection_app_limited() {
 /// acknowledged, however much was acknowledged before.
 #[test]
 fn a_waiting_writer_is_woken_once_acknowledgements_free_the_buffer() {
-    let cubic = || CcConfig::Cubic(Default::default());
     assert!(!sender(cubic(), false).writer_woken(), "not connected");
     let at = Time::from_secs(2);
     // 200 kB through a 10-packet window: the buffer stays at its 87 kB floor
@@ -126,4 +118,19 @@ fn a_waiting_writer_is_woken_once_acknowledgements_free_the_buffer() {
     let all = ack_to(tx.snd_nxt, at);
     tx.on_packet(at, &all, &mut Outbox::default());
     assert!(tx.writer_woken());
+}
+
+/// `CA_EVENT_TX_START`: the algorithm hears when sending resumes with nothing in flight,
+/// once for the flight.
+#[test]
+fn sending_from_nothing_in_flight_tells_the_algorithm_once() {
+    let mut tx = idle_after_five(cubic(), |_| {});
+    let (spy, heard) = Spy::new(10, None);
+    tx.cc = Some(Box::new(spy));
+    let at = Time::from_secs(3);
+    tx.write(at, 3 * MSS as u64, false, &mut Outbox::default());
+    assert!(tx.sb.packets_out > 0);
+    tx.write(at + ONE_WAY, 3 * MSS as u64, false, &mut Outbox::default());
+    assert!(tx.sb.packets_out > 3, "{} out", tx.sb.packets_out);
+    assert_eq!(heard.borrow().tx_starts, 1);
 }

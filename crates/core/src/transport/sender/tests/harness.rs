@@ -26,6 +26,16 @@ pub fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32
     (r.sends, r.tx)
 }
 
+/// CUBIC with its defaults.
+pub fn cubic() -> CcConfig {
+    CcConfig::Cubic(Default::default())
+}
+
+/// A CUBIC sender without TSO after [`run`].
+pub fn cubic_run(bytes: u64, until: Time) -> TcpSender {
+    run(cubic(), false, bytes, until).1
+}
+
 /// What [`run_path`] saw.
 pub struct Run {
     pub tx: TcpSender,
@@ -158,6 +168,46 @@ pub fn ack_through(tx: &TcpSender, last: u64, at: Time) -> Packet {
     ack_to(tx.sb.get(last).unwrap().end(), at)
 }
 
+/// When tests take over from the path and feed the sender ACKs by hand.
+pub const NOW: Time = Time::from_millis(95);
+
+/// A sender of `cc` in slow start behind a 1 ms-per-packet bottleneck, at `NOW`: its
+/// packets out left in groups of two to four, 2 ms apart.
+pub fn mid_slow_start(cc: CcConfig) -> TcpSender {
+    let path = bottleneck(Duration::from_millis(1), |_| false);
+    let tx = run_path(sender(cc, false), UNLIMITED, NOW, path, None).tx;
+    assert!(tx.sb.packets_out >= 10);
+    tx
+}
+
+/// Segment `idx`, lost and resent at `NOW`.
+pub fn resend(tx: &mut TcpSender, idx: u64) {
+    tx.sb.mark_lost(idx);
+    tx.retransmit(NOW, idx, false, &mut Outbox::default());
+}
+
+/// [`feed`] a duplicate ACK that SACKs `from..to`.
+pub fn feed_sack(tx: &mut TcpSender, from: u64, to: u64, at: Time) -> RateSample {
+    let p = sack(tx, from, to, at);
+    feed(tx, &p)
+}
+
+/// [`feed`] a cumulative ACK through segment `last`.
+pub fn feed_through(tx: &mut TcpSender, last: u64, at: Time) -> RateSample {
+    let p = ack_through(tx, last, at);
+    feed(tx, &p)
+}
+
+/// The sender takes `pkt`, arriving when it was sent; its rate sample.
+pub fn feed(tx: &mut TcpSender, pkt: &Packet) -> RateSample {
+    let mut out = Outbox::default();
+    tx.on_packet(pkt.sent_at, pkt, &mut out);
+    let [rs] = out.samples[..] else {
+        panic!("{} samples", out.samples.len())
+    };
+    rs
+}
+
 /// What the sender told its algorithm.
 #[derive(Default)]
 pub struct Heard {
@@ -166,6 +216,12 @@ pub struct Heard {
     /// Per recovery start (fast recovery, or a probe's CWR): the connection then.
     pub reductions: Vec<Conn>,
     pub validations: Vec<WindowValidation>,
+    /// Per retransmission timeout: the connection then, and what it marked lost.
+    pub timeouts: Vec<(Conn, Timeout)>,
+    /// Per loss detection: when the newest packet marked lost was sent.
+    pub losses: Vec<Time>,
+    /// Sending resumed with nothing in flight (`CA_EVENT_TX_START`).
+    pub tx_starts: usize,
 }
 
 /// An algorithm with a fixed window and slow-start threshold that records what it hears.
@@ -196,7 +252,20 @@ impl CongestionControl for Spy {
         self.heard.borrow_mut().reductions.push(conn.clone());
     }
 
-    fn on_rto(&mut self, _now: Time, _conn: &Conn, _timeout: &Timeout) {}
+    fn on_rto(&mut self, _now: Time, conn: &Conn, timeout: &Timeout) {
+        self.heard
+            .borrow_mut()
+            .timeouts
+            .push((conn.clone(), *timeout));
+    }
+
+    fn on_loss_detected(&mut self, _now: Time, _conn: &Conn, newest_sent: Time) {
+        self.heard.borrow_mut().losses.push(newest_sent);
+    }
+
+    fn on_tx_start(&mut self, _now: Time, _conn: &Conn) {
+        self.heard.borrow_mut().tx_starts += 1;
+    }
 
     fn on_window_validation(&mut self, _now: Time, _conn: &Conn, event: WindowValidation) {
         self.heard.borrow_mut().validations.push(event);

@@ -4,3 +4,4 @@ mod ack_path;
 mod application;
 mod harness;
 mod sending;
+mod timers;
