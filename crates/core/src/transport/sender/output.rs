@@ -170,9 +170,11 @@ impl TcpSender {
     /// Linux `tcp_tso_should_defer`: whether to hold back new data that would leave as a
     /// partial skb of `segs` segments, to send a larger one when the next ACK opens the
     /// window; `Some(cwnd_limited)` to wait. Not for one segment, nor in recovery, nor when
-    /// the last skb's departure time is over 1 ms past, nor when a full skb, a third of the
-    /// window or the rest of the data fits, nor when the oldest packet out left less than half
-    /// an RTT ago (its ACK would come too late), nor for the last data before the FIN.
+    /// the last skb's departure time is over 1 ms past, nor when a full skb or a third of the
+    /// window fits, nor when the oldest packet out left less than half an RTT ago (its ACK
+    /// would come too late), nor for the last data before the FIN. A tail that fits still
+    /// waits for more data. (Linux also sends a middle skb that fits; cut from a byte stream,
+    /// a middle skb here is always full, so the full-skb test has already sent it.)
     pub(super) fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
         let mss = self.cfg.mss as u64;
         let unsent = self.write_seq - self.snd_nxt;
