@@ -1,7 +1,9 @@
 //! The application's side: writing, the send buffer's room, finishing.
 
 use super::super::*;
-use super::harness::{ack_to, cubic, cubic_run, run, run_path, sender, Spy, MSS, ONE_WAY};
+use super::harness::{
+    ack_to, cubic, cubic_run, idle_after_five, lossless, run, run_path, sender, Spy, MSS, ONE_WAY,
+};
 
 #[test]
 fn a_finished_sender_is_drained_once_everything_written_is_acknowledged() {
@@ -34,17 +36,6 @@ fn the_room_to_write_counts_only_unacknowledged_bytes() {
     assert!(fresh.write_room() > 0);
 }
 
-/// `cc`'s sender, which `configure` may change first, after five segments all
-/// acknowledged by 2 s over the lossless path.
-fn idle_after_five(cc: CcConfig, configure: impl FnOnce(&mut TcpSender)) -> TcpSender {
-    let mut tx = sender(cc, false);
-    configure(&mut tx);
-    let path = |_: &Packet, now| Some(now + ONE_WAY);
-    let tx = run_path(tx, 5 * MSS as u64, Time::from_secs(2), path, None).tx;
-    assert_eq!((tx.sb.packets_out, tx.acked_bytes()), (0, 5 * MSS as u64));
-    tx
-}
-
 /// The restarts a write of one segment at `at` makes (its send may also revalidate the
 /// window: `tcp_cwnd_validate`, tested apart).
 fn restarts_on_write(mut tx: TcpSender, at: Time) -> Vec<WindowValidation> {
@@ -61,7 +52,7 @@ fn restarts_on_write(mut tx: TcpSender, at: Time) -> Vec<WindowValidation> {
 /// an RTO, not with packets out, not with the setting off, never for a model-based one.
 #[test]
 fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
-    let tx = idle_after_five(cubic(), |_| {});
+    let tx = idle_after_five(cubic());
     let (last, rto) = (tx.last_send, tx.rtt.rto());
     let late = last + rto + Duration::from_nanos(1);
     let restart = WindowValidation::RestartAfterIdle {
@@ -69,14 +60,15 @@ fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
         rto,
     };
     assert_eq!(restarts_on_write(tx, late), [restart]);
-    let tx = idle_after_five(cubic(), |_| {});
+    let tx = idle_after_five(cubic());
     assert_eq!(restarts_on_write(tx, last + rto), []);
-    let mut tx = idle_after_five(cubic(), |_| {});
+    let mut tx = idle_after_five(cubic());
     tx.sb.packets_out = 1;
     assert_eq!(restarts_on_write(tx, late), []);
-    let tx = idle_after_five(cubic(), |tx| tx.cfg.slow_start_after_idle = false);
+    let mut tx = idle_after_five(cubic());
+    tx.cfg.slow_start_after_idle = false;
     assert_eq!(restarts_on_write(tx, late), []);
-    let tx = idle_after_five(CcConfig::Bbr(Default::default()), |_| {});
+    let tx = idle_after_five(CcConfig::Bbr(Default::default()));
     assert_eq!(restarts_on_write(tx, late), []);
 }
 
@@ -87,7 +79,7 @@ fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
 fn a_write_with_less_than_a_segment_unsent_marks_the_connection_app_limited() {
     let at = Time::from_secs(2);
     for (unsent, limited) in [(0, true), (MSS as u64 - 1, true), (MSS as u64, false)] {
-        let mut tx = idle_after_five(cubic(), |_| {});
+        let mut tx = idle_after_five(cubic());
         tx.rate.app_limited = 0;
         tx.write_seq = tx.snd_nxt + unsent;
         tx.write(at, 0, false, &mut Outbox::default());
@@ -105,8 +97,7 @@ fn a_waiting_writer_is_woken_once_acknowledgements_free_the_buffer() {
     let at = Time::from_secs(2);
     // 200 kB through a 10-packet window: the buffer stays at its 87 kB floor
     let (spy, _) = Spy::new(10, None);
-    let path = |_: &Packet, now| Some(now + ONE_WAY);
-    let mut tx = run_path(sender(cubic(), false), 200_000, at, path, Some(spy)).tx;
+    let mut tx = run_path(sender(cubic(), false), 200_000, at, lossless, Some(spy)).tx;
     assert_eq!(tx.acked_bytes(), 200_000);
     let size = tx.sndbuf.size();
     assert!(size < 100_000, "{size}");
@@ -124,7 +115,7 @@ fn a_waiting_writer_is_woken_once_acknowledgements_free_the_buffer() {
 /// once for the flight.
 #[test]
 fn sending_from_nothing_in_flight_tells_the_algorithm_once() {
-    let mut tx = idle_after_five(cubic(), |_| {});
+    let mut tx = idle_after_five(cubic());
     let (spy, heard) = Spy::new(10, None);
     tx.cc = Some(Box::new(spy));
     let at = Time::from_secs(3);

@@ -16,14 +16,13 @@ pub const MSS: u32 = 1448;
 /// The sender of `cc` writing `bytes` (then finishing) over a lossless path before `until`:
 /// its sends as [`Run::sends`] gives them, and the sender.
 pub fn run(cc: CcConfig, tso: bool, bytes: u64, until: Time) -> (Vec<(usize, u32)>, TcpSender) {
-    let r = run_path(
-        sender(cc, tso),
-        bytes,
-        until,
-        |_, now| Some(now + ONE_WAY),
-        None,
-    );
+    let r = run_path(sender(cc, tso), bytes, until, lossless, None);
     (r.sends, r.tx)
+}
+
+/// The lossless path: every packet arrives [`ONE_WAY`] after it was sent.
+pub fn lossless(_: &Packet, now: Time) -> Option<Time> {
+    Some(now + ONE_WAY)
 }
 
 /// CUBIC with its defaults.
@@ -34,6 +33,13 @@ pub fn cubic() -> CcConfig {
 /// A CUBIC sender without TSO after [`run`].
 pub fn cubic_run(bytes: u64, until: Time) -> TcpSender {
     run(cubic(), false, bytes, until).1
+}
+
+/// `cc`'s sender once five segments, written at the start, are all acknowledged (at 2 s).
+pub fn idle_after_five(cc: CcConfig) -> TcpSender {
+    let tx = run(cc, false, 5 * MSS as u64, Time::from_secs(2)).1;
+    assert_eq!((tx.sb.packets_out, tx.acked_bytes()), (0, 5 * MSS as u64));
+    tx
 }
 
 /// What [`run_path`] saw.

@@ -2,7 +2,9 @@
 //! window's validation.
 
 use super::super::*;
-use super::harness::{cubic, cubic_run, run, run_path, sender, Spy, MSS, ONE_WAY};
+use super::harness::{
+    cubic, cubic_run, idle_after_five, lossless, run, run_path, sender, Spy, MSS, ONE_WAY,
+};
 
 /// A BBR sender's sends before `until`: per event that sent data, the number of data
 /// packets it sent at that instant and the algorithm's TSO goal then.
@@ -153,15 +155,7 @@ fn in_slow_start_a_window_under_twice_the_packets_out_counts_as_limited() {
 fn a_window_unused_for_an_rto_is_reported_to_a_window_based_algorithm_in_open() {
     let at = Time::from_secs(3);
     let report = |cc: CcConfig, configure: &dyn Fn(&mut TcpSender), since: Duration| {
-        let path = |_: &Packet, now| Some(now + ONE_WAY);
-        let mut tx = run_path(
-            sender(cc, false),
-            5 * MSS as u64,
-            Time::from_secs(2),
-            path,
-            None,
-        )
-        .tx;
+        let mut tx = idle_after_five(cc);
         // not in slow start, so not limited
         let (spy, heard) = Spy::new(10, Some(5));
         tx.cc = Some(Box::new(spy));
@@ -189,14 +183,21 @@ fn a_window_unused_for_an_rto_is_reported_to_a_window_based_algorithm_in_open() 
     );
 }
 
+/// A cubic sender paced by nginx-quic's budget, five segments out at 30 ms (sent at 20 ms,
+/// the handshake's 20 ms RTT its only sample).
+fn nginx_paced_five_out() -> TcpSender {
+    let mut tx = sender(cubic(), false);
+    tx.pacer = Pacer::new(PacerKind::NginxQuic, MSS);
+    let tx = run_path(tx, 5 * MSS as u64, Time::from_millis(30), lossless, None).tx;
+    assert_eq!(tx.sb.packets_out, 5);
+    tx
+}
+
 /// nginx-quic paces a window-based algorithm at its window per `avg_rtt`, doubled in slow
 /// start and × 1.2 after (`ngx_pacing_rate_calc`).
 #[test]
 fn the_budget_pacer_paces_a_window_algorithm_at_its_window_per_avg_rtt() {
-    let mut tx = sender(cubic(), false);
-    tx.pacer = Pacer::new(PacerKind::NginxQuic, MSS);
-    let path = |_: &Packet, now| Some(now + ONE_WAY);
-    let mut tx = run_path(tx, 5 * MSS as u64, Time::from_millis(30), path, None).tx;
+    let mut tx = nginx_paced_five_out();
     // avg_rtt 20 ms from the handshake; 12 × 1448 B / 20 ms = 868 800 B/s
     let mut rate = |ssthresh| {
         tx.cc = Some(Box::new(Spy::new(12, ssthresh).0));
@@ -406,12 +407,8 @@ fn each_packet_records_the_packets_in_flight_with_it() {
 fn the_budget_pacer_refills_only_when_the_sender_is_application_limited() {
     // five segments out at 30 ms, the pacer's budget spent within this millisecond
     let drained = |unsent: u64, cwnd: Option<u32>| {
-        let mut tx = sender(cubic(), false);
-        tx.pacer = Pacer::new(PacerKind::NginxQuic, MSS);
-        let path = |_: &Packet, now| Some(now + ONE_WAY);
         let now = Time::from_millis(30);
-        let mut tx = run_path(tx, 5 * MSS as u64, now, path, None).tx;
-        assert_eq!(tx.sb.packets_out, 5);
+        let mut tx = nginx_paced_five_out();
         if let Some(cwnd) = cwnd {
             tx.cc = Some(Box::new(Spy::new(cwnd, None).0));
         }
