@@ -341,7 +341,9 @@ mod tests {
         d.acks(3, steady().lost(1)); // g = 44, gain 1.10
         d.acks(5, steady()); // 2 … 10 ms after the loss: not yet quiet
         assert_eq!(d.cc.gain_state().g, 44);
-        d.acks(3, steady()); // 12, 14, 16 ms: +2 each
+        d.ack(steady()); // 12 ms: +2
+        assert_eq!(d.cc.gain_state().g, 46);
+        d.acks(2, steady()); // 14, 16 ms: +2 each
         let s = d.cc.gain_state();
         assert_eq!((s.g, s.probe_gain), (50, 1.1));
         assert_eq!(next_probe_gain(&mut d), 1.1);

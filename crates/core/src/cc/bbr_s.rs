@@ -156,6 +156,15 @@ mod tests {
         assert_eq!(p.base, BbrParams::default());
         assert_eq!(HOST_KEY, "bbr-s");
         assert!(p.validate(BbrParams::validate).is_ok());
+        // both ends of each range are allowed
+        for (percentile, history) in [(100, 1), (0, 100_000)] {
+            let ok = Params {
+                percentile,
+                history,
+                ..Params::default()
+            };
+            assert!(ok.validate(BbrParams::validate).is_ok());
+        }
         let e = Params {
             percentile: 101,
             ..Params::default()

@@ -129,6 +129,14 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_v1_field_is_rejected_by_name() {
+        let mut p = Params::default();
+        p.0.cwnd_gain = -1.0;
+        assert!(p.validate().unwrap_err().starts_with("cwnd_gain"));
+        assert!(Params::default().validate().is_ok());
+    }
+
+    #[test]
     fn a_table_overrides_v1_fields_and_cwnd_gain_defaults_to_one_and_a_half() {
         let p: Params = serde_json::from_str(r#"{"extra_acked_gain": 0}"#).unwrap();
         assert_eq!((p.0.cwnd_gain, p.0.extra_acked_gain), (1.5, 0.0));

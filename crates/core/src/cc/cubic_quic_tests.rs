@@ -41,6 +41,8 @@ fn defaults_match_spec() {
     assert_eq!((PERSISTENT_CONGESTION_FACTOR, GRANULARITY_MS), (3, 1));
     let cc = CubicQuic::new(p, init());
     assert_eq!((cc.beta_fixed, cc.c_fixed, cc.cwnd), (718, 410, 10 * B));
+    // the artifact's CUBIC sets no pacing rate of its own
+    assert!(cc.pacing_rate().is_none());
 }
 
 #[test]
@@ -55,6 +57,15 @@ fn slow_start_has_no_hystart_and_grows_by_the_bytes_acked() {
         (d.cc.state_name(), d.cc.metrics().ssthresh_pkts),
         ("SLOW_START", None)
     );
+}
+
+#[test]
+fn its_minimum_rtt_is_the_smallest_reference_packets_age() {
+    let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));
+    for (rtt, min) in [(100, 100), (150, 100), (50, 50), (60, 50)] {
+        d.ack(Ack::new(1, RTT).rtt(ms(rtt)).rate(1000.0, ms(rtt)));
+        assert_eq!(d.cc.min_rtt_ms, min, "after an RTT of {rtt} ms");
+    }
 }
 
 #[test]
@@ -76,6 +87,23 @@ fn a_lost_packet_cuts_to_beta_once_per_recovery_period() {
     d.ack(Ack::new(0, ms(50)).lost_sent(1, ms(10)));
     assert_eq!(d.cc.cwnd, 101_529 * 718 / 1024);
     assert_eq!(d.cc.last_max_cwnd, 101_529 * 1742 / 2048);
+}
+
+#[test]
+fn fast_convergence_only_below_w_max_and_no_cut_below_four_packets() {
+    let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));
+    // a loss at IW10, where cwnd equals the initial W_max: W_max stays cwnd
+    d.ack(Ack::new(0, MS).lost(1));
+    assert_eq!(
+        (d.cc.cwnd, d.cc.last_max_cwnd),
+        (14_480 * 718 / 1024, 14_480)
+    );
+    // 10 152 → 7118 → max(4990, 4 · 1448), each loss sent after the previous cut
+    for cwnd in [7118, 5792, 5792] {
+        d.ack(Ack::new(0, MS).lost_sent(1, Duration::ZERO));
+        assert_eq!(d.cc.cwnd, cwnd);
+    }
+    assert_eq!(d.cc.cwnd(), 4);
 }
 
 #[test]
@@ -108,6 +136,18 @@ fn the_curve_regains_w_max_k_milliseconds_after_the_epoch_starts() {
 }
 
 #[test]
+fn below_k_the_curve_climbs_towards_w_max_by_at_most_half_the_bytes_acked() {
+    let mut d = after_loss(100);
+    d.ack(ack(1, RTT + MS));
+    // t = 100 ms, K = 4311: Δ = ⌊410 · 4211³ · 1448 / 2⁴⁰⌋ = 40 318, the curve at
+    // 144 800 − 40 318 = 104 482; half of the 1448 B acked binds: 101 529 + 724
+    assert_eq!(d.cc.cwnd, 102_253);
+    // t = 101 ms: Δ = 40 290, the curve at 104 510 is below 102 253 + 10 · 1448 / 2
+    d.ack(ack(10, MS));
+    assert_eq!(d.cc.cwnd, 104_510);
+}
+
+#[test]
 fn the_reno_window_grows_once_per_ack_frame_whatever_it_acknowledges() {
     let mut d = after_loss(100);
     d.ack(ack(1, RTT + MS));
@@ -136,7 +176,8 @@ fn timeout_marking(d: &mut AckDriver<CubicQuic>, span: Duration) {
 #[test]
 fn a_timeout_is_one_more_loss_and_short_of_persistent_congestion_resets_nothing() {
     let mut d = after_loss(100);
-    timeout_marking(&mut d, ms(524));
+    // exactly 3 PTO periods is not yet persistent
+    timeout_marking(&mut d, ms(525));
     // the newest marked packet left after the last cut: one more cut, as any loss
     let cut = 101_529 * 718 / 1024;
     assert_eq!((d.cc.cwnd, d.cc.ssthresh), (cut, Some(cut)));
@@ -169,6 +210,8 @@ fn k_is_the_lower_end_of_a_bisection_truncated_and_capped_below_10_000() {
     // an exact cube ends just below its root
     assert_eq!((cube_root(8), cube_root(9)), (1, 2));
     assert_eq!(cube_root(27_000_000_000), 2999);
+    // 625 is a midpoint of the bisection itself (10 000 / 16): still the lower end
+    assert_eq!(cube_root(625 * 625 * 625), 624);
     assert_eq!(cube_root(u64::MAX), 9999);
 }
 
@@ -203,4 +246,19 @@ fn an_out_of_range_parameter_names_itself() {
         ..Params::default()
     };
     assert!(bad.validate().unwrap_err().starts_with("c = 0"));
+    for c in [0.5 / 1024.0, 1000.5] {
+        let bad = Params {
+            c,
+            ..Params::default()
+        };
+        assert!(bad.validate().unwrap_err().starts_with("c = "), "{c}");
+    }
+    // the defaults and both ends of c's range are allowed
+    for c in [C, 1.0 / 1024.0, 0.5, 1000.0] {
+        let ok = Params {
+            c,
+            ..Params::default()
+        };
+        assert_eq!(ok.validate(), Ok(()), "{c}");
+    }
 }

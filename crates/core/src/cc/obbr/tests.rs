@@ -85,6 +85,13 @@ fn defaults_match_spec() {
         ..Params::default()
     };
     assert!(bad.validate().unwrap_err().starts_with("k = 0"));
+    for rtt_ratio in [0.5, f64::INFINITY] {
+        let bad = Params {
+            rtt_ratio,
+            ..Params::default()
+        };
+        assert!(bad.validate().unwrap_err().starts_with("rtt_ratio = "));
+    }
 }
 
 #[test]
@@ -128,6 +135,19 @@ fn below_g_max_cwnd_is_hard_capped_at_the_gain_times_bdp() {
     // v1 alone: min(20 − 1 + 2, even(ceil(1.2 · 10) + 2 + 6)) = 20; oBBR caps at 12.
     assert_eq!(d.cc.cwnd(), 12);
     assert_eq!(d.cc.metrics().cwnd_gain, Some(1.2));
+}
+
+#[test]
+fn an_ack_that_acknowledges_nothing_sets_g_but_does_not_cap() {
+    let mut d = probe_bw(&Params::default(), 2);
+    assert_eq!(d.cc.cwnd(), 20);
+    // g = 1 + 0.5 · 4/10; v1's cwnd grows only by packets acked, so it stays at 20
+    d.ack(Ack::new(0, ms(2)).rtt(ms(14)).rate(1000.0, ms(10)).lost(1));
+    assert!(close(d.cc.g(), 1.2));
+    assert_eq!(d.cc.cwnd(), 20);
+    // the next ACK that delivers caps it at ceil(1.2 · 10)
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 12);
 }
 
 #[test]
@@ -201,10 +221,10 @@ fn probing_uses_at_least_1_25_and_g_max_after_three_quiet_seconds() {
 #[test]
 fn in_startup_obbr_waits_for_ten_percent_loss() {
     let mut d = AckDriver::new(Obbr::new(Params::default(), testing::init()));
-    d.acks(10, steady()); // 20 delivered
-    d.ack(ack(12, 1000.0).lost(2)); // 2 of 22 < 10 %
+    d.acks(13, steady()); // 26 delivered
+    d.ack(ack(12, 1000.0).lost(2)); // 2 of 28 < 10 %
     assert_eq!(d.cc.g(), 739.0 / 256.0);
-    d.ack(ack(12, 1000.0).lost(1)); // 3 of 24 ≥ 10 %
+    d.ack(ack(12, 1000.0).lost(1)); // 3 of 30: 10 % is enough
     assert!(close(d.cc.g(), 1.1)); // 1 + 0.5 · 2/10
     assert_eq!(d.cc.bbr().state(), State::Startup);
 }
@@ -253,6 +273,10 @@ fn score_windows(d: &mut AckDriver<Obbr>, lossy: &[usize]) {
 #[test]
 fn k_low_samples_and_a_loss_reset_the_estimate_after_two_windows() {
     let mut d = drop_path(10);
+    // a sample of exactly 0.75 · max_bw (15 packets in 20 ms) is not low
+    d.ack(ack(10, 500.0));
+    d.ack(Ack::new(2, ms(2)).rtt(ms(10)).rate(750.0, ms(20)));
+    assert_eq!(d.cc.drop.low_bw, 0);
     assert_eq!(d.cc.bbr().max_bw(), 1000.0);
     flag_drop(&mut d);
     score_windows(&mut d, &[]);
@@ -397,8 +421,41 @@ fn with_shared_state_off_each_connection_scores_alone() {
 }
 
 #[test]
+fn no_score_window_spans_probe_rtt() {
+    let mut p = drop_params(10);
+    p.bbr.min_rtt_window_ms = 200; // PROBE_RTT soon
+    let mut d = probe_bw(&p, 2);
+    while d.cc.bbr().state() != State::ProbeRtt {
+        d.ack(ack(11, 500.0)); // low samples while in PROBE_BW
+    }
+    assert!(d.cc.drop.low_bw >= 30);
+    d.ack(ack(11, 500.0).lost(1)); // the drop is flagged in PROBE_RTT
+    assert_eq!(d.cc.drop.phase(), Some(0));
+    let entered = d.now;
+    while d.cc.bbr().state() == State::ProbeRtt {
+        d.ack(ack(11, 500.0));
+        assert_eq!(
+            d.cc.drop.phase(),
+            Some(0),
+            "{:?} into PROBE_RTT",
+            d.now - entered
+        );
+    }
+    assert!(d.now - entered >= ms(200));
+    // after it, windows of T = 20 ms close again: four of them and the detector is idle
+    let after = d.now;
+    while d.cc.drop.phase().is_some() {
+        d.ack(ack(11, 500.0));
+    }
+    assert!(d.now - after <= ms(4 * 22), "{:?}", d.now - after);
+}
+
+#[test]
 fn more_than_k_high_rtt_acks_and_a_loss_also_flag_a_drop() {
     let mut d = probe_bw(&Params::default(), 2);
+    d.acks(30, ack(25, 1000.0)); // exactly 2.5 · 10 ms is not high
+    d.ack(ack(25, 1000.0).lost(1));
+    assert_eq!((d.cc.drop.high_rtt, d.cc.drop.phase()), (0, None));
     d.acks(29, ack(26, 1000.0)); // 26 > 2.5 · 10
     d.ack(ack(26, 1000.0).lost(1)); // 30th high RTT: not more than k
     assert_eq!(d.cc.drop.phase(), None);
