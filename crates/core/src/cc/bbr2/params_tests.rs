@@ -44,6 +44,8 @@ fn the_cycle_max_filter_keeps_this_and_the_last_probe_cycle() {
     assert_eq!(f.max_bw(), 50.0);
     f.update(0, 60.0, true); // app-limited above max: taken
     assert_eq!(f.max_bw(), 60.0);
+    f.reset(0); // both cycles forgotten (a drop reset, as oBBR's)
+    assert_eq!(f.max_bw(), 0.0);
 }
 
 #[test]

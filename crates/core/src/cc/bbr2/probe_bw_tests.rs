@@ -4,6 +4,8 @@
 use super::probe_bw::AckPhase;
 use super::tests::*;
 use super::*;
+use crate::cc::CaState;
+use crate::testing::Ack;
 
 /// Runs ACKs from `make(k)` until `stop` holds (at most `max`), returning how many ran.
 fn ack_until(
@@ -64,13 +66,50 @@ fn down_paces_at_three_quarters_until_inflight_fits_the_headroom_target_and_one_
 
 #[test]
 fn cruise_refills_after_target_inflight_rounds_for_reno_coexistence() {
-    let mut d = drive_to_probe_bw(Params::default());
-    let head_start = d.cc.probe.rounds_since_probe;
-    assert!(head_start < 2);
-    // rounds start every 8 ACKs; REFILL once min(63, target_inflight = 16) rounds have passed
-    let acks = steady_until(&mut d, 200, Phase::Refill);
-    assert_eq!(acks as u32, 8 * (16 - head_start));
-    assert!(d.cc.probe.wait >= Duration::from_secs(2));
+    // rounds start every 8 ACKs; REFILL once min(63, ⌊reno_gain · target_inflight 16⌋) rounds
+    // have passed
+    for (bw_probe_reno_gain, rounds) in [(1.0, 16), (0.5, 8)] {
+        let mut d = drive_to_probe_bw(Params {
+            bw_probe_reno_gain,
+            ..Params::default()
+        });
+        let head_start = d.cc.probe.rounds_since_probe;
+        assert!(head_start < 2);
+        let acks = steady_until(&mut d, 200, Phase::Refill);
+        assert_eq!(
+            acks as u32,
+            8 * (rounds - head_start),
+            "gain {bw_probe_reno_gain}"
+        );
+        assert!(d.cc.probe.wait >= Duration::from_secs(2));
+    }
+}
+
+#[test]
+fn without_drain_to_target_down_also_ends_a_min_rtt_in_above_one_bdp() {
+    let p = Params {
+        drain_to_target: false,
+        ..Params::default()
+    };
+    // within one BDP: CRUISE at once
+    let mut d = drive_to_probe_bw(p.clone());
+    d.fill_window = false;
+    d.conn.inflight = 16;
+    d.ack(steady());
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    // above it, within the headroom target 40 − ⌊40 · 38/256⌋ = 35: once more than a
+    // min_rtt (8 ACKs of 1.024 ms) has passed in DOWN
+    let mut d = drive_to_probe_bw(p);
+    d.cc.b.inflight_hi = Some(40);
+    d.fill_window = false;
+    let mut acks = 0;
+    while d.cc.state == State::ProbeBw(Phase::Down) {
+        assert!(acks < 20, "DOWN never ended");
+        d.conn.inflight = 24;
+        d.ack(steady());
+        acks += 1;
+    }
+    assert_eq!((acks, d.cc.state), (9, State::ProbeBw(Phase::Cruise)));
 }
 
 #[test]
@@ -143,19 +182,23 @@ fn v2_up_ends_after_min_rtt_once_in_net_reaches_five_quarters_bdp() {
 
 #[test]
 fn v3_up_ends_on_a_bandwidth_plateau_of_three_rounds() {
-    let mut d = drive_to_up(Params::v3());
-    assert_eq!(d.cc.metrics().cwnd_gain, Some(2.25));
-    assert_eq!(d.cc.metrics().pacing_gain, Some(1.25));
-    // start_probe_up set full_bw = this sample; rounds start on UP ACKs 8, 16, 24
-    let acks = ack_until(
-        &mut d,
-        40,
-        |_| steady(),
-        |c| c.state != State::ProbeBw(Phase::Up),
-    );
-    assert_eq!(acks, 24);
-    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
-    assert_eq!(d.cc.metrics().pacing_gain, Some(232.0 / 256.0));
+    // no inflight_hi, or one far above cwnd: it does not limit, so the plateau counts
+    for inflight_hi in [None, Some(1000)] {
+        let mut d = drive_to_up(Params::v3());
+        d.cc.b.inflight_hi = inflight_hi;
+        assert_eq!(d.cc.metrics().cwnd_gain, Some(2.25));
+        assert_eq!(d.cc.metrics().pacing_gain, Some(1.25));
+        // start_probe_up set full_bw = this sample; rounds start on UP ACKs 8, 16, 24
+        let acks = ack_until(
+            &mut d,
+            40,
+            |_| steady(),
+            |c| c.state != State::ProbeBw(Phase::Up),
+        );
+        assert_eq!(acks, 24, "inflight_hi {inflight_hi:?}");
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+        assert_eq!(d.cc.metrics().pacing_gain, Some(232.0 / 256.0));
+    }
 }
 
 #[test]
@@ -210,6 +253,9 @@ fn v3_keeps_the_up_credit_while_not_cwnd_limited() {
 #[test]
 fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_down() {
     let mut d = drive_to_up(Params::default());
+    // a sample with no flight recorded says nothing (Linux: `rs->lost && rs->tx_in_flight`)
+    ack_x(&mut d, steady().lost(2), Extra::new(2, 0));
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
     // 1 of 52 is 1.9 %: not above floor(52 · 5/256) = 1
     ack_x(&mut d, steady().lost(1), Extra::new(1, 52));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
@@ -223,6 +269,21 @@ fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_do
     // once per probe: more loss in the same probe's feedback changes nothing
     ack_x(&mut d, steady().lost(2), Extra::new(4, 10));
     assert_eq!(d.cc.b.inflight_hi, Some(52));
+}
+
+#[test]
+fn a_probe_ended_by_loss_leaves_its_losses_behind_for_the_lower_bounds() {
+    for p in [Params::default(), Params::v3()] {
+        let mut d = drive_to_up(p);
+        ack_x(&mut d, steady().lost(2), Extra::new(2, 52));
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+        // the loss round the probe's loss restarted ends in DOWN, not probing: no cut
+        for _ in 0..16 {
+            d.ack(steady());
+            assert_eq!((d.cc.b.bw_lo, d.cc.b.inflight_lo), (None, None));
+        }
+        assert!(!d.cc.is_probing_bandwidth());
+    }
 }
 
 #[test]
@@ -249,22 +310,46 @@ fn losses_outside_probing_cut_bw_lo_and_inflight_lo_by_beta_once_per_loss_round(
     }
 }
 
-fn lower_bounds_on_the_low_rate_path(p: Params) {
-    // No Reno-coexistence probe: its round count shrinks with bw_lo and would end CRUISE.
+/// One ACK at half the path's rate, 976.5625 pkt/s: a round is 4 ACKs.
+fn low() -> Ack {
+    ack(2, us(1024), RTT, 8, RTT)
+}
+
+/// CRUISE after a whole loss round at the low rate (bw_latest = 976.5625), then a lossy ACK
+/// that restarts the loss round: it ends 8 packets later. No Reno-coexistence probe: its
+/// round count shrinks with bw_lo and would end CRUISE.
+fn lossy_low_rate_cruise(p: Params) -> Driver {
     let mut d = drive_to_cruise(Params {
         bw_probe_reno_gain: 0.0,
         ..p
     });
-    let low = || ack(2, us(1024), RTT, 8, RTT); // 976.5625 pkt/s: rounds of 4 ACKs
     for _ in 0..8 {
-        d.ack(low()); // a whole loss round at the low rate: bw_latest = 976.5625
+        d.ack(low());
     }
     assert_eq!(d.cc.b.bw_latest, BW / 2.0);
-    d.ack(low().lost(1)); // restarts the loss round: it ends 8 packets later
+    d.ack(low().lost(1));
     for _ in 0..3 {
         d.ack(low());
         assert_eq!(d.cc.b.bw_lo, None);
     }
+    d
+}
+
+#[test]
+fn an_ack_without_a_usable_rate_sample_does_not_end_a_loss_round() {
+    for p in [Params::default(), Params::v3()] {
+        let mut d = lossy_low_rate_cruise(p);
+        // the round's last 2 packets, on an ACK whose interval is unusable (Linux's
+        // interval_us ≤ 0): "not a valid observation", so no cut yet
+        d.ack(ack(2, us(1024), RTT, 8, Duration::ZERO));
+        assert_eq!(d.cc.b.bw_lo, None);
+        d.ack(low());
+        assert_eq!(d.cc.b.bw_lo, Some(BW * 180.0 / 256.0));
+    }
+}
+
+fn lower_bounds_on_the_low_rate_path(p: Params) {
+    let mut d = lossy_low_rate_cruise(p);
     d.ack(low());
     // bw_lo = max(bw_latest 976.56, 1953.125 · 180/256 = 1373.29)
     assert_eq!(d.cc.b.bw_lo, Some(BW * 180.0 / 256.0));
@@ -366,6 +451,98 @@ fn max_bw_keeps_a_sample_until_the_next_cycle_s_probe_feedback_ends() {
     assert_eq!(at_feedback_end, [2.0 * BW, BW]);
 }
 
+/// One ACK in CRUISE (inflight_hi 30) after a cycle with CE marks, as described; the state
+/// after it and the inflight_hi growth rounds a REFILL would start UP with.
+fn after_ce_marked_cycle(p: Params, eligible: bool, loss: bool, ca: CaState) -> (State, u32) {
+    let mut d = drive_to_cruise(Params {
+        bw_probe_reno_gain: 0.0,
+        ..p
+    });
+    d.cc.b.inflight_hi = Some(30);
+    d.cc.ecn.eligible = eligible;
+    d.cc.ecn.in_cycle = true;
+    d.cc.sig.loss_in_cycle = loss;
+    d.conn.ca_state = ca;
+    d.ack(steady());
+    (d.cc.state, d.cc.probe.up_rounds)
+}
+
+#[test]
+fn v3_reprobes_at_once_after_a_cycle_with_ce_marks_and_no_loss() {
+    use CaState::{Open, Recovery};
+    let cruise = State::ProbeBw(Phase::Cruise);
+    // inflight_hi growth restarts at 2^⌊log2(⌊0.5 · 30⌋)⌋ = 2^3 packets per round
+    let refill = (State::ProbeBw(Phase::Refill), 3);
+    assert_eq!(
+        after_ce_marked_cycle(Params::v3(), true, false, Open),
+        refill
+    );
+    // not ECN-eligible, a loss in the cycle, not Open, or v2 (no re-probe gain): CRUISE goes on
+    for (p, eligible, loss, ca) in [
+        (Params::v3(), false, false, Open),
+        (Params::v3(), true, true, Open),
+        (Params::v3(), true, false, Recovery),
+        (Params::default(), true, false, Open),
+    ] {
+        let v3 = p.v3_refinements;
+        let (state, _) = after_ce_marked_cycle(p, eligible, loss, ca);
+        assert_eq!(
+            state, cruise,
+            "v3 {v3}, eligible {eligible}, loss {loss}, {ca:?}"
+        );
+    }
+}
+
+#[test]
+fn the_ack_phases_follow_a_probe_from_refill_to_its_feedback_end() {
+    use AckPhase::*;
+    let mut d = drive_to_cruise(Params::default());
+    let mut phases = vec![d.cc.probe.ack_phase];
+    while phases.len() < 7 {
+        d.ack(steady());
+        if phases.last() != Some(&d.cc.probe.ack_phase) {
+            phases.push(d.cc.probe.ack_phase);
+        }
+    }
+    let want = [
+        ProbeStopping,
+        Init,
+        Refilling,
+        ProbeStarting,
+        ProbeFeedback,
+        ProbeStopping,
+        Init,
+    ];
+    assert_eq!(phases, want);
+}
+
+#[test]
+fn an_app_limited_ack_ending_the_probe_feedback_forgets_no_cycle() {
+    // no fast path: the app-limited ACK runs the whole model
+    let mut d = drive_to_cruise(Params {
+        fast_path: false,
+        ..Params::default()
+    });
+    d.ack(ack(2, us(1024), RTT, 16, us(4096))); // 3906.25 pkt/s
+    let mut ends = Vec::new();
+    while ends.len() < 2 {
+        let before = d.cc.probe.ack_phase;
+        // a round starts when the reference packet left at or after the round's end
+        let round_start = d.conn.delivered + 2 - 16 >= d.cc.next_rtt_delivered;
+        let last = ends.len() == 1 && before == AckPhase::ProbeStopping && round_start;
+        d.ack(if last {
+            steady().app_limited()
+        } else {
+            steady()
+        });
+        if before == AckPhase::ProbeStopping && d.cc.probe.ack_phase == AckPhase::Init {
+            ends.push((last, d.cc.max_bw()));
+        }
+    }
+    // bw_hi = [spike, 0] after this cycle, [spike, 1953.125] still after the next one
+    assert_eq!(ends, [(false, 2.0 * BW), (true, 2.0 * BW)]);
+}
+
 #[test]
 fn with_ecn_enabled_two_rounds_of_ce_marks_end_startup() {
     let ecn = Params {
@@ -395,6 +572,48 @@ fn ack_until_marked(d: &mut Driver) -> usize {
     panic!("STARTUP never ended");
 }
 
+/// CRUISE with ECN-eligibility as given, alpha held at 3/4 (gain 0) and no Reno-coexistence
+/// probe; ACKs of the path, each echoing CE in its loss round if `ce`, up to the end of a
+/// loss round. Returns the cwnd before that ACK and `inflight_lo` after it.
+fn ecn_loss_round(p: Params, eligible: bool, ce: bool) -> (u32, Option<u32>) {
+    let mut d = drive_to_cruise(Params {
+        ecn_enabled: true,
+        ecn_max_rtt_us: 0,
+        ecn_alpha_init: 0.75,
+        ecn_alpha_gain: 0.0,
+        bw_probe_reno_gain: 0.0,
+        ..p
+    });
+    d.cc.ecn.eligible = eligible;
+    for _ in 0..16 {
+        let cwnd = d.cc.cwnd();
+        d.cc.ecn.in_round |= ce;
+        d.ack(steady());
+        if d.cc.sig.loss_round_start {
+            assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+            return (cwnd, d.cc.b.inflight_lo);
+        }
+    }
+    panic!("no loss round ended in 16 ACKs");
+}
+
+#[test]
+fn ce_marks_in_a_loss_round_outside_probing_cut_inflight_lo_by_alpha_times_the_ecn_factor() {
+    // floor(34 · (1 − 3/4 · 85/256)) = floor(25.53)
+    assert_eq!(
+        ecn_loss_round(Params::default(), true, true),
+        (34, Some(25))
+    );
+    // no CE echo this round, an ineligible flow, or the response off: no cut
+    assert_eq!(ecn_loss_round(Params::default(), true, false), (34, None));
+    assert_eq!(ecn_loss_round(Params::default(), false, true), (34, None));
+    let off = Params {
+        ecn_factor: 0.0,
+        ..Params::default()
+    };
+    assert_eq!(ecn_loss_round(off, true, true), (34, None));
+}
+
 #[test]
 fn the_quic_port_cuts_the_lower_bounds_when_the_round_ends_not_a_round_after_the_loss() {
     let mut cut_after = Vec::new();
@@ -404,7 +623,6 @@ fn the_quic_port_cuts_the_lower_bounds_when_the_round_ends_not_a_round_after_the
             loss_round_restart,
             ..Params::default()
         });
-        let low = || ack(2, us(1024), RTT, 8, RTT); // rounds of 4 ACKs
         d.acks(10, low()); // loss rounds end at 90, 98, 106 … packets delivered
         let round = d.cc.sig.loss_round_delivered;
         d.ack(low().lost(1)); // the round's first ACK after 106

@@ -232,19 +232,32 @@ fn startup_ends_after_three_rounds_without_25_percent_growth_of_max_bw() {
 
 #[test]
 fn app_limited_round_starts_do_not_count_toward_a_full_pipe() {
-    let mut d = driver(Params::default());
-    for _ in 0..16 {
-        d.ack(steady());
+    for p in [Params::default(), Params::v3()] {
+        let mut d = driver(p);
+        for _ in 0..16 {
+            d.ack(steady());
+        }
+        for _ in 0..8 {
+            d.ack(steady().app_limited()); // the round starting on ACK 17 is app-limited
+        }
+        assert_eq!(d.cc.full_bw.cnt, 1);
+        assert_eq!(d.cc.state, State::Startup);
+        for _ in 0..16 {
+            d.ack(steady());
+        }
+        assert_eq!(d.cc.state, State::Drain); // on ACK 33, the third counted round
     }
-    for _ in 0..8 {
-        d.ack(steady().app_limited()); // the round starting on ACK 17 is app-limited
+}
+
+#[test]
+fn v3_growth_under_25_percent_a_round_is_a_plateau() {
+    let mut d = driver(Params::v3());
+    // round r (ACKs 8r + 1 … 8r + 8) samples 16 packets over 8192 − 400·r µs: a rate up
+    // 5.1 %, 10.8 %, 17.2 % on the first round's, never the 25 % that restarts the count
+    for k in 0..25u64 {
+        d.ack(ack(2, us(1024), RTT, 16, us(8192 - 400 * (k / 8))));
     }
-    assert_eq!(d.cc.full_bw.cnt, 1);
-    assert_eq!(d.cc.state, State::Startup);
-    for _ in 0..16 {
-        d.ack(steady());
-    }
-    assert_eq!(d.cc.state, State::Drain); // on ACK 33, the third counted round
+    assert_eq!(d.cc.state, State::Drain); // on ACK 25, as on a flat path
 }
 
 /// A single sample twice the rest, in the middle of the third round.
@@ -314,6 +327,31 @@ fn startup_exits_on_eight_loss_events_in_a_recovery_round_above_2_percent_loss()
         ack_x(&mut d, steady().lost(1), high);
     }
     assert_eq!(d.cc.state, State::Startup);
+    // full_loss_cnt = 0 turns the loss exit off
+    let off = Params {
+        full_loss_cnt: 0,
+        ..Params::default()
+    };
+    assert_eq!(startup_losses(off, 9, high).cc.state, State::Startup);
+}
+
+#[test]
+fn the_loss_event_count_saturates_at_15_as_linux_4_bit_field_does() {
+    let high = Extra::new(2, 50);
+    // the path's rate with 40 packets per sample: a loss round lasts 20 ACKs
+    let wide = ack(2, us(1024), RTT, 40, us(20_480));
+    for (full_loss_cnt, state) in [(15, State::Drain), (16, State::Startup)] {
+        let mut d = driver(Params {
+            full_loss_cnt,
+            ..Params::default()
+        });
+        d.acks(4, wide.clone());
+        d.enter_recovery();
+        for _ in 0..21 {
+            ack_x(&mut d, wide.clone().lost(1), high);
+        }
+        assert_eq!(d.cc.state, state, "full_loss_cnt {full_loss_cnt}");
+    }
 }
 
 #[test]
@@ -409,6 +447,34 @@ fn v3_needs_strictly_more_than_half_the_deliveries_ce_marked_for_too_high() {
         assert!(!cc.is_inflight_too_high(&half), "not ECN-eligible");
         cc.ecn.eligible = true;
         assert_eq!(cc.is_inflight_too_high(&half), too_high);
+        // no CE mark, or no delivery, is never too high: with 1 delivered the v2 threshold
+        // floor(1/2) = 0 would otherwise be met
+        for (delivered, delivered_ce) in [(1, 0), (0, 1)] {
+            let s = bounds::LossSample {
+                delivered,
+                delivered_ce,
+                ..Default::default()
+            };
+            assert!(
+                !cc.is_inflight_too_high(&s),
+                "{delivered} delivered, {delivered_ce} CE"
+            );
+        }
+        // below half never, above half always
+        for (delivered_ce, too_high) in [(4, false), (6, true)] {
+            let s = bounds::LossSample {
+                delivered_ce,
+                ..half
+            };
+            assert_eq!(
+                cc.is_inflight_too_high(&s),
+                too_high,
+                "{delivered_ce} of 10"
+            );
+        }
+        // ecn_thresh = 0 turns the test off
+        cc.p.ecn_thresh = 0.0;
+        assert!(!cc.is_inflight_too_high(&half));
     }
 }
 
@@ -500,6 +566,39 @@ fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() 
     d.now = Time::from_secs(21);
     d.ack(steady());
     assert_eq!(d.cc.state, State::ProbeRtt);
+}
+
+#[test]
+fn the_probe_rtt_and_min_rtt_windows_expire_only_past_5_s_and_10_s() {
+    let mut d = driver(Params::default());
+    d.first_send(Time::from_secs(15));
+    // an ACK of the path's RTT `at` after the first one (at 15 s + 1.024 ms, t0)
+    let t0 = Time::from_secs(15) + us(1024);
+    let ack_at = |d: &mut Driver, at: Duration, rtt: Duration| {
+        d.now = t0 + at - us(1024);
+        d.ack(ack(2, us(1024), rtt, 16, RTT));
+    };
+    ack_at(&mut d, Duration::ZERO, RTT);
+    assert_eq!((d.cc.probe_rtt_min_stamp, d.cc.min_rtt_stamp), (t0, t0));
+    let higher = us(12_000);
+    // exactly 5 s on, the PROBE_RTT window has not expired: the higher RTT is not taken
+    ack_at(&mut d, Duration::from_secs(5), higher);
+    assert_eq!(
+        (d.cc.state, d.cc.probe_rtt_min),
+        (State::Startup, Some(RTT))
+    );
+    // past it: taken, and PROBE_RTT begins
+    ack_at(&mut d, Duration::from_secs(6), higher);
+    assert_eq!(
+        (d.cc.state, d.cc.probe_rtt_min),
+        (State::ProbeRtt, Some(higher))
+    );
+    assert_eq!(d.cc.min_rtt, Some(RTT));
+    // exactly 10 s on, min_rtt is still the first; 1.024 ms later it expires
+    ack_at(&mut d, Duration::from_secs(10), higher);
+    assert_eq!(d.cc.min_rtt, Some(RTT));
+    ack_at(&mut d, Duration::from_secs(10) + us(1024), higher);
+    assert_eq!(d.cc.min_rtt, Some(higher));
 }
 
 /// PROBE_RTT entered from CRUISE, then drained to 8 in flight: the 200 ms hold and the
@@ -655,10 +754,25 @@ fn idle_restart_in_probe_bw_paces_at_the_estimate_and_defers_probe_rtt() {
     );
     d.send_from_idle();
     assert_eq!(d.cc.pacing_rate(), paced(BW, 1.0));
-    // probe_rtt_min has expired, but the flow is restarting from idle: no PROBE_RTT.
-    d.ack(ack(2, Duration::from_secs(6), us(9000), 16, RTT));
+    // probe_rtt_min has expired, but the flow is restarting from idle: no PROBE_RTT. An ACK
+    // that delivers nothing does not end the restart; one that delivers does.
+    d.ack(ack(0, Duration::from_secs(6), us(9000), 0, RTT));
+    assert!(d.cc.idle_restart);
+    d.ack(ack(2, us(1024), us(9000), 16, RTT));
     assert!(matches!(d.cc.state, State::ProbeBw(_)), "{:?}", d.cc.state);
     assert!(!d.cc.idle_restart);
+}
+
+#[test]
+fn a_probe_rtt_duration_of_zero_turns_probe_rtt_off() {
+    let mut d = driver(Params {
+        probe_rtt_duration_ms: 0,
+        ..Params::default()
+    });
+    d.first_send(Time::from_secs(15));
+    d.now = Time::from_secs(21);
+    d.ack(steady()); // probe_rtt_min has expired (see the test above with the default)
+    assert_eq!(d.cc.state, State::Startup);
 }
 
 #[test]
