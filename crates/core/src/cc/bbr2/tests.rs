@@ -572,7 +572,8 @@ fn the_min_rtt_and_probe_rtt_windows_start_at_the_first_hook_not_at_time_zero() 
 fn the_probe_rtt_and_min_rtt_windows_expire_only_past_5_s_and_10_s() {
     let mut d = driver(Params::default());
     d.first_send(Time::from_secs(15));
-    // an ACK of the path's RTT `at` after the first one (at 15 s + 1.024 ms, t0)
+    // `ack_at(d, at, rtt)`: an ACK of the path arriving `at` after the first one (t0, at
+    // 15 s + 1.024 ms), with an RTT sample `rtt`
     let t0 = Time::from_secs(15) + us(1024);
     let ack_at = |d: &mut Driver, at: Duration, rtt: Duration| {
         d.now = t0 + at - us(1024);
