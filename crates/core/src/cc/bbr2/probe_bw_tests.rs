@@ -39,6 +39,15 @@ fn drive_to_up(p: Params) -> Driver {
     d
 }
 
+/// CRUISE that lasts: no Reno-coexistence probe, whose round count (it shrinks with bw_lo)
+/// would end it; the 2 s probe wait still does.
+fn drive_to_long_cruise(p: Params) -> Driver {
+    drive_to_cruise(Params {
+        bw_probe_reno_gain: 0.0,
+        ..p
+    })
+}
+
 /// PROBE_BW UP entered from CRUISE with inflight_hi = 30 (cwnd is capped there).
 fn up_below_inflight_hi_30(p: Params) -> Driver {
     let mut d = drive_to_cruise(p);
@@ -315,14 +324,10 @@ fn low() -> Ack {
     ack(2, us(1024), RTT, 8, RTT)
 }
 
-/// CRUISE after a whole loss round at the low rate (bw_latest = 976.5625), then a lossy ACK
-/// that restarts the loss round: it ends 8 packets later. No Reno-coexistence probe: its
-/// round count shrinks with bw_lo and would end CRUISE.
+/// A lasting CRUISE after a whole loss round at the low rate (bw_latest = 976.5625), then a
+/// lossy ACK that restarts the loss round: it ends 8 packets later.
 fn lossy_low_rate_cruise(p: Params) -> Driver {
-    let mut d = drive_to_cruise(Params {
-        bw_probe_reno_gain: 0.0,
-        ..p
-    });
+    let mut d = drive_to_long_cruise(p);
     for _ in 0..8 {
         d.ack(low());
     }
@@ -451,13 +456,10 @@ fn max_bw_keeps_a_sample_until_the_next_cycle_s_probe_feedback_ends() {
     assert_eq!(at_feedback_end, [2.0 * BW, BW]);
 }
 
-/// One ACK in CRUISE (inflight_hi 30) after a cycle with CE marks, as described; the state
-/// after it and the inflight_hi growth rounds a REFILL would start UP with.
+/// One ACK in a lasting CRUISE (inflight_hi 30) after a cycle with CE marks, as described;
+/// the state after it and the inflight_hi growth rounds a REFILL would start UP with.
 fn after_ce_marked_cycle(p: Params, eligible: bool, loss: bool, ca: CaState) -> (State, u32) {
-    let mut d = drive_to_cruise(Params {
-        bw_probe_reno_gain: 0.0,
-        ..p
-    });
+    let mut d = drive_to_long_cruise(p);
     d.cc.b.inflight_hi = Some(30);
     d.cc.ecn.eligible = eligible;
     d.cc.ecn.in_cycle = true;
@@ -572,16 +574,15 @@ fn ack_until_marked(d: &mut Driver) -> usize {
     panic!("STARTUP never ended");
 }
 
-/// CRUISE with ECN-eligibility as given, alpha held at 3/4 (gain 0) and no Reno-coexistence
-/// probe; ACKs of the path, each echoing CE in its loss round if `ce`, up to the end of a
-/// loss round. Returns the cwnd before that ACK and `inflight_lo` after it.
+/// A lasting CRUISE with ECN-eligibility as given and alpha held at 3/4 (gain 0); ACKs of the
+/// path, each echoing CE in its loss round if `ce`, up to the end of a loss round. Returns
+/// the cwnd before that ACK and `inflight_lo` after it.
 fn ecn_loss_round(p: Params, eligible: bool, ce: bool) -> (u32, Option<u32>) {
-    let mut d = drive_to_cruise(Params {
+    let mut d = drive_to_long_cruise(Params {
         ecn_enabled: true,
         ecn_max_rtt_us: 0,
         ecn_alpha_init: 0.75,
         ecn_alpha_gain: 0.0,
-        bw_probe_reno_gain: 0.0,
         ..p
     });
     d.cc.ecn.eligible = eligible;
@@ -618,8 +619,7 @@ fn ce_marks_in_a_loss_round_outside_probing_cut_inflight_lo_by_alpha_times_the_e
 fn the_quic_port_cuts_the_lower_bounds_when_the_round_ends_not_a_round_after_the_loss() {
     let mut cut_after = Vec::new();
     for loss_round_restart in [true, false] {
-        let mut d = drive_to_cruise(Params {
-            bw_probe_reno_gain: 0.0,
+        let mut d = drive_to_long_cruise(Params {
             loss_round_restart,
             ..Params::default()
         });

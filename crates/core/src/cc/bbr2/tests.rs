@@ -282,18 +282,22 @@ fn v3_restarts_the_plateau_count_at_the_sample_v2_at_the_next_round_start() {
     assert_eq!(first_drain(startup_with_a_spike(Params::v3())), 41);
 }
 
-/// STARTUP in Recovery on the path, `lossy` of the next ACKs marking one loss each.
+/// STARTUP in Recovery on the path, `lossy` of the next 9 ACKs marking one loss each.
 fn startup_losses(p: Params, lossy: usize, extra: Extra) -> Driver {
+    startup_losses_of(p, steady(), 9, lossy, extra)
+}
+
+/// STARTUP in Recovery after 4 ACKs `a`, then `acks` more, the first `lossy` of them
+/// marking one loss each.
+fn startup_losses_of(p: Params, a: Ack, acks: usize, lossy: usize, extra: Extra) -> Driver {
     let mut d = driver(p);
-    for _ in 0..4 {
-        d.ack(steady());
-    }
+    d.acks(4, a.clone());
     d.enter_recovery();
-    for k in 1..=9 {
+    for k in 1..=acks {
         let a = if k <= lossy {
-            steady().lost(1)
+            a.clone().lost(1)
         } else {
-            steady()
+            a.clone()
         };
         ack_x(&mut d, a, extra);
     }
@@ -341,15 +345,11 @@ fn the_loss_event_count_saturates_at_15_as_linux_4_bit_field_does() {
     // the path's rate with 40 packets per sample: a loss round lasts 20 ACKs
     let wide = ack(2, us(1024), RTT, 40, us(20_480));
     for (full_loss_cnt, state) in [(15, State::Drain), (16, State::Startup)] {
-        let mut d = driver(Params {
+        let p = Params {
             full_loss_cnt,
             ..Params::default()
-        });
-        d.acks(4, wide.clone());
-        d.enter_recovery();
-        for _ in 0..21 {
-            ack_x(&mut d, wide.clone().lost(1), high);
-        }
+        };
+        let d = startup_losses_of(p, wide.clone(), 21, 21, high);
         assert_eq!(d.cc.state, state, "full_loss_cnt {full_loss_cnt}");
     }
 }
