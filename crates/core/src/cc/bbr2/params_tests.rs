@@ -86,6 +86,22 @@ fn metrics_report_the_bw_in_use_in_payload_bits_per_second() {
     assert_eq!((m.pacing_gain, m.cwnd_gain), (Some(1.0), Some(2.0)));
     assert_eq!(m.full_bw_reached, Some(true));
     assert!(m.round.unwrap() >= 5);
+    // the connection's MSS is taken on each ACK; an MSS of 0 (none known) is not
+    for (mss, want) in [(1000, 1000.0), (0, 1000.0)] {
+        d.conn.mss = mss;
+        d.ack(steady());
+        assert_eq!(
+            d.cc.metrics().bw_est_bps,
+            Some(BW * want * 8.0),
+            "mss {mss}"
+        );
+    }
+}
+
+#[test]
+fn a_flow_keeps_the_parameters_it_was_made_with() {
+    let cc = Bbr2::new(Params::v3(), testing::init());
+    assert_eq!(cc.params(), &Params::v3());
 }
 
 // ---- parameters and the state diagram ----
@@ -289,6 +305,15 @@ fn param_tables_start_from_their_preset_and_reject_unknown_or_unusable_fields() 
         ..Params::default()
     })
     .contains("min_cwnd"));
+    // the non-negative factors: 0 is allowed (it turns the feature off), below 0 or
+    // not finite is not
+    for g in [-0.5, f64::INFINITY, f64::NAN] {
+        let e = bad(Params {
+            full_bw_thresh: g,
+            ..Params::default()
+        });
+        assert!(e.contains("full_bw_thresh"), "{g}: {e}");
+    }
 }
 
 #[test]

@@ -496,6 +496,37 @@ fn v3_reprobes_at_once_after_a_cycle_with_ce_marks_and_no_loss() {
 }
 
 #[test]
+fn a_cycle_remembers_ce_marks_and_losses_its_acks_report_until_it_ends() {
+    // v3, ECN-eligible: the ACK after one that delivered a CE-marked packet re-probes,
+    // unless an ACK of the cycle reported a loss (marked before the cycle began, so only
+    // its rate sample carries it); clean ACKs neither mark the cycle nor clear a loss.
+    let ecn = Params {
+        ecn_enabled: true,
+        ecn_max_rtt_us: 0,
+        ..Params::v3()
+    };
+    let cruise = State::ProbeBw(Phase::Cruise);
+    for (lost, want) in [(0, State::ProbeBw(Phase::Refill)), (1, cruise)] {
+        let mut d = drive_to_long_cruise(ecn.clone());
+        assert!(d.cc.ecn.eligible);
+        for _ in 0..3 {
+            d.ack(steady());
+            assert_eq!(d.cc.state, cruise);
+        }
+        let marked = Extra {
+            delivered_ce: 1,
+            ..Extra::new(lost, 0)
+        };
+        ack_x(&mut d, steady(), marked);
+        assert_eq!(d.cc.state, cruise);
+        for _ in 0..3 {
+            d.ack(steady());
+        }
+        assert_eq!(d.cc.state, want, "lost {lost}");
+    }
+}
+
+#[test]
 fn the_ack_phases_follow_a_probe_from_refill_to_its_feedback_end() {
     use AckPhase::*;
     let mut d = drive_to_cruise(Params::default());
@@ -552,10 +583,26 @@ fn with_ecn_enabled_two_rounds_of_ce_marks_end_startup() {
         ecn_max_rtt_us: 0, // any RTT
         ..Params::default()
     };
-    // round starts on ACKs 1, 9: two rounds of 100 % CE; the default ignores the marks
-    for (p, drain_at) in [(ecn, 9), (Params::default(), 25)] {
+    // round starts on ACKs 1, 9: two rounds of 100 % CE; the default ignores the marks,
+    // as do a zero full_ecn_cnt or ecn_thresh (DRAIN on the bandwidth plateau instead)
+    let no_cnt = Params {
+        full_ecn_cnt: 0,
+        ..ecn.clone()
+    };
+    let no_thresh = Params {
+        ecn_thresh: 0.0,
+        ..ecn.clone()
+    };
+    // the ECN exit seeds inflight_hi with the BDP, the plateau exit does not
+    for (p, drain_at, inflight_hi) in [
+        (ecn, 9, Some(16)),
+        (Params::default(), 25, None),
+        (no_cnt, 25, None),
+        (no_thresh, 25, None),
+    ] {
         let mut d = driver(p);
         assert_eq!(ack_until_marked(&mut d), drain_at);
+        assert_eq!(d.cc.b.inflight_hi, inflight_hi);
     }
 }
 
@@ -565,9 +612,6 @@ fn ack_until_marked(d: &mut Driver) -> usize {
         d.conn.delivered_ce += 2;
         d.ack(steady());
         if d.cc.state == State::Drain {
-            if d.cc.ecn.eligible {
-                assert_eq!(d.cc.b.inflight_hi, Some(16));
-            }
             return k;
         }
     }
@@ -613,6 +657,81 @@ fn ce_marks_in_a_loss_round_outside_probing_cut_inflight_lo_by_alpha_times_the_e
         ..Params::default()
     };
     assert_eq!(ecn_loss_round(off, true, true), (34, None));
+}
+
+#[test]
+fn an_ece_echo_counts_in_v2_always_and_in_v3_only_once_eligible() {
+    for (p, eligible, ece, in_round) in [
+        (Params::default(), false, true, true),
+        (Params::default(), false, false, false),
+        (Params::v3(), false, true, false),
+        (Params::v3(), true, true, true),
+    ] {
+        let v3 = p.v3_refinements;
+        let mut d = drive_to_long_cruise(p);
+        d.ack(steady());
+        d.cc.ecn.eligible = eligible;
+        let echo = Extra {
+            is_ece: ece,
+            ..Extra::default()
+        };
+        ack_x(&mut d, steady(), echo);
+        assert!(!d.cc.sig.loss_round_start);
+        assert_eq!(
+            d.cc.ecn.in_round, in_round,
+            "v3 {v3}, eligible {eligible}, ece {ece}"
+        );
+    }
+}
+
+#[test]
+fn ecn_needs_the_switch_and_a_min_rtt_within_ecn_max_rtt() {
+    // the path's min_rtt is 8.192 ms; eligibility is decided at round starts
+    for (ecn_enabled, ecn_max_rtt_us, eligible) in [
+        (false, 0, false),
+        (true, 0, true), // any RTT
+        (true, 8191, false),
+        (true, 8192, true),
+    ] {
+        for p in [Params::default(), Params::v3()] {
+            let d = drive_to_cruise(Params {
+                ecn_enabled,
+                ecn_max_rtt_us,
+                ..p
+            });
+            assert_eq!(
+                d.cc.ecn.eligible, eligible,
+                "enabled {ecn_enabled}, max {ecn_max_rtt_us} µs"
+            );
+        }
+    }
+}
+
+#[test]
+fn alpha_is_the_ewma_of_each_round_s_ce_fraction_v3_only_once_eligible() {
+    // half of each ACK's packets CE-marked; alpha from 0, gain 1/16, at the round
+    // starts on ACKs 1 and 9: 1/16 · 1/2 = 1/32, then 15/16 · 1/32 + 1/32 = 31/512.
+    // v2 keeps alpha even while ECN is off; v3 only for an eligible flow.
+    for (p, ecn_enabled, alpha) in [
+        (Params::default(), true, 31.0 / 512.0),
+        (Params::default(), false, 31.0 / 512.0),
+        (Params::v3(), true, 31.0 / 512.0),
+        (Params::v3(), false, 0.0),
+    ] {
+        let v3 = p.v3_refinements;
+        let mut d = driver(Params {
+            ecn_enabled,
+            ecn_max_rtt_us: 0,
+            ecn_alpha_init: 0.0,
+            full_ecn_cnt: 0,
+            ..p
+        });
+        for _ in 0..9 {
+            d.conn.delivered_ce += 1;
+            d.ack(steady());
+        }
+        assert_eq!(d.cc.ecn.alpha, alpha, "v3 {v3}, enabled {ecn_enabled}");
+    }
 }
 
 #[test]

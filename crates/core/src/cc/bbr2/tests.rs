@@ -35,11 +35,20 @@ pub(super) struct Extra {
     pub lost: u64,
     /// `rs.tx_in_flight`.
     pub tx_in_flight: u32,
+    /// `rs.delivered_ce`: CE-marked packets among those this ACK delivered.
+    pub delivered_ce: u64,
+    /// `rs.is_ece`: the ACK echoes CE.
+    pub is_ece: bool,
 }
 
 impl Extra {
     pub fn new(lost: u64, tx_in_flight: u32) -> Self {
-        Extra { lost, tx_in_flight }
+        Extra {
+            lost,
+            tx_in_flight,
+            delivered_ce: 0,
+            is_ece: false,
+        }
     }
 }
 
@@ -68,6 +77,8 @@ impl CongestionControl for Shim {
         let x = std::mem::take(&mut self.next);
         let rs = RateSample {
             lost: x.lost,
+            delivered_ce: x.delivered_ce,
+            is_ece: x.is_ece,
             reference: Reference {
                 tx_in_flight: x.tx_in_flight,
                 ..rs.reference
@@ -185,6 +196,104 @@ fn the_flooring_budget_only_raises_small_bdps_to_three_tso_bursts_plus_two_in_up
     assert_eq!(d.cc.inflight(BW / 4.0, 1.0), 6); // max(4, 6)
     d.cc.state = State::ProbeBw(Phase::Up);
     assert_eq!(d.cc.inflight(BW, 1.25), 22);
+    // the goal is the burst the transport is told to send: 5 at STARTUP's pacing rate
+    assert_eq!(d.cc.cc.tso_segs(), Some(2));
+    let mut d = driver(Params::default());
+    d.ack(steady());
+    assert_eq!(d.cc.cc.tso_segs(), Some(5));
+}
+
+#[test]
+fn the_tso_goal_adds_64_kb_halved_every_512_us_of_min_rtt() {
+    let mut cc = Bbr2::new(Params::default(), testing::init());
+    cc.pacing_rate_bytes = 1_000_000; // >> 10 = 976 B
+    for (min_rtt, goal) in [
+        (Some(1000), 23), // 976 + 65 536 >> 1 = 33 744 B
+        (Some(511), 45),  // 976 + 65 536 = 66 512 B, capped at 65 215 B
+        (Some(8192), 2),  // 976 + 65 536 >> 16 = 977 B: the 2-segment floor (8 Mb/s)
+        (None, 2),        // no RTT sample yet: no allowance
+    ] {
+        cc.min_rtt = min_rtt.map(us);
+        assert_eq!(cc.tso_segs_goal(), goal, "min_rtt {min_rtt:?}");
+    }
+    // tso_rtt_shift = 0 turns the allowance off, even on a 10 µs path where
+    // 65 536 >> 10 = 64 B would take 4 334 B (2.99 segments) to 3
+    for (shift, goal) in [(0, 2), (9, 45)] {
+        let mut cc = Bbr2::new(
+            Params {
+                tso_rtt_shift: shift,
+                ..Params::default()
+            },
+            testing::init(),
+        );
+        cc.pacing_rate_bytes = 4334 * 1024;
+        cc.min_rtt = Some(us(10));
+        assert_eq!(cc.tso_segs_goal(), goal, "tso_rtt_shift {shift}");
+    }
+}
+
+#[test]
+fn the_edt_inflight_counts_one_more_tso_burst_only_when_pacing_above_1() {
+    let mut d = drive_to_cruise(Params::default());
+    d.conn.next_departure = d.now; // nothing scheduled ahead of now
+    for (gain, in_net) in [(1.0, 10), (1.25, 12)] {
+        d.cc.pacing_gain = gain;
+        assert_eq!(
+            d.cc.in_net_at_edt(d.now, &d.conn, 10),
+            in_net,
+            "gain {gain}"
+        );
+    }
+}
+
+#[test]
+fn the_saved_cwnd_is_overwritten_only_outside_recovery_and_probe_rtt() {
+    use CaState::*;
+    let cruise = State::ProbeBw(Phase::Cruise);
+    // prior_cwnd 40, cwnd 30: overwritten in Open/Disorder/CWR, else the max is kept
+    for (ca, state, saved) in [
+        (Open, cruise, 30),
+        (Disorder, cruise, 30),
+        (Cwr, cruise, 30),
+        (Recovery, cruise, 40),
+        (Loss, cruise, 40),
+        (Open, State::ProbeRtt, 40),
+    ] {
+        let mut cc = Bbr2::new(Params::default(), testing::init());
+        (cc.prev_ca_state, cc.state, cc.prior_cwnd, cc.cwnd) = (ca, state, 40, 30);
+        cc.save_cwnd();
+        assert_eq!(cc.prior_cwnd, saved, "{ca:?} {state:?}");
+    }
+}
+
+#[test]
+fn the_aggregation_estimate_needs_a_valid_sample_and_keeps_5_round_buckets_after_startup() {
+    let burst = |sample| Ack {
+        sample,
+        ..Ack::new(20, us(1024)).rtt(RTT)
+    };
+    // 20 packets where bw predicts 2: all 20 are extra, unless the sample is invalid
+    for (sample, extra) in [(None, 2), (Some((16, us(16_384))), 20)] {
+        let mut d = drive_to_cruise(Params {
+            fast_path: false,
+            ..Params::default()
+        });
+        d.ack(burst(sample));
+        assert_eq!(d.cc.ack_aggr.extra_acked(), extra, "sample {sample:?}");
+        // an ACK 20.48 ms later starts a new ACK epoch; two more round starts are still
+        // within the 5-round buckets (STARTUP's are 1 round: the 20 would be gone)
+        d.ack(ack(2, us(20_480), RTT, 16, RTT));
+        d.acks(16, steady());
+        assert_eq!(d.cc.ack_aggr.extra_acked(), extra);
+    }
+    // extra_acked_gain = 0 turns the estimator off
+    let mut d = drive_to_cruise(Params {
+        fast_path: false,
+        extra_acked_gain: 0.0,
+        ..Params::default()
+    });
+    d.ack(burst(Some((16, us(16_384)))));
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 0);
 }
 
 // ---- STARTUP ----
@@ -203,6 +312,13 @@ fn startup_grows_cwnd_by_acked_to_the_high_gain_bdp_plus_aggregation() {
     assert_eq!(d.cc.ack_aggr.extra_acked(), 2);
     // floor(1953.125 · 1448 · 739/256 · 0.99) = 8 082 361 B/s
     assert_eq!(d.cc.pacing_rate(), Some(Rate::from_bps(8_082_361 * 8)));
+    // without extra_acked_in_startup the target is 47: 46 < 47 grows to 48, then stays
+    let mut d = driver(Params {
+        extra_acked_in_startup: false,
+        ..Params::default()
+    });
+    d.acks(24, steady());
+    assert_eq!((d.cc.state, d.cc.cwnd()), (State::Startup, 48));
 }
 
 #[test]
@@ -213,6 +329,24 @@ fn startup_grows_cwnd_to_twice_the_initial_window_even_above_its_target() {
     d.acks(3, slow);
     assert_eq!(d.cc.state, State::Startup);
     assert_eq!(d.cc.cwnd(), 16); // 10 + 3 · 2, above the target, toward 2 · IW
+}
+
+#[test]
+fn startup_stops_growing_cwnd_once_at_its_target_or_at_twice_the_initial_window() {
+    // at 2 · IW = 20, above the target 9: no growth
+    let mut d = driver(Params::default());
+    let slow = ack(2, RTT, RTT, 2, RTT);
+    d.ack(slow.clone());
+    d.cc.cwnd = 20;
+    d.ack(slow);
+    assert_eq!((d.cc.state, d.cc.cwnd()), (State::Startup, 20));
+    // exactly at the target 49, above 2 · IW: no growth
+    let mut d = driver(Params::default());
+    d.acks(19, steady());
+    assert_eq!(d.cc.cwnd(), 48);
+    d.cc.cwnd = 49;
+    d.ack(steady());
+    assert_eq!((d.cc.state, d.cc.cwnd()), (State::Startup, 49));
 }
 
 #[test]
@@ -816,6 +950,21 @@ fn rto_sets_cwnd_to_inflight_plus_one_seeds_inflight_lo_and_leaving_loss_restore
 }
 
 #[test]
+fn an_rto_seeds_inflight_lo_only_outside_probing_and_only_if_unset() {
+    // STARTUP probes: no seed
+    let mut d = driver(Params::default());
+    d.acks(4, steady());
+    d.rto(Duration::from_millis(200));
+    assert_eq!(d.cc.b.inflight_lo, None);
+    // CRUISE with inflight_lo already cut to 20 by a loss round: kept
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    d.cc.b.inflight_lo = Some(20);
+    d.rto(Duration::from_millis(200));
+    assert_eq!(d.cc.b.inflight_lo, Some(20));
+}
+
+#[test]
 fn recovery_does_not_conserve_packets_losses_act_only_through_the_bounds() {
     let mut d = drive_to_cruise(Params::default());
     d.enter_recovery();
@@ -849,4 +998,69 @@ fn app_limited_acks_below_max_bw_skip_the_model_once_cwnd_is_at_target() {
         assert_eq!(d.cc.ack_aggr.extra_acked(), extra, "fast_path {fast_path}");
         assert_eq!(d.cc.cwnd(), cwnd);
     }
+}
+
+#[test]
+fn an_ack_that_acks_nothing_leaves_cwnd_to_the_caps() {
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    d.cc.cwnd = 40; // stands for a cwnd above the target 34, as after PROBE_RTT restores it
+    d.ack(Ack::new(0, us(1024)).rtt(RTT));
+    assert_eq!(d.cc.cwnd(), 40);
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 34);
+}
+
+#[test]
+fn a_cwnd_that_lands_exactly_on_its_target_tries_the_fast_path() {
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    d.cc.cwnd = 32; // stands for a cwnd 2 below the target 34
+    d.cc.try_fast_path = false;
+    d.ack(steady());
+    assert_eq!(d.cc.cwnd(), 34);
+    assert!(d.cc.try_fast_path);
+}
+
+#[test]
+fn an_app_limited_ack_at_max_bw_takes_the_slow_path() {
+    // The fast path needs a sample strictly below max_bw: 16 packets over one
+    // min_rtt is max_bw itself, so the aggregation is updated (all 20 are extra).
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    assert!(d.cc.try_fast_path);
+    d.ack(ack(20, us(1024), RTT, 16, RTT).app_limited());
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 20);
+    assert_eq!(d.cc.cwnd(), 52);
+}
+
+#[test]
+fn a_fast_path_ack_that_lowers_min_rtt_or_enters_probe_rtt_still_sets_pacing_and_cwnd() {
+    let half_bw = |rtt| ack(20, us(1024), rtt, 16, us(16_384)).app_limited();
+    // min_rtt halves to 4.096 ms: target = bdp(2) + extra_acked = 16 + 2
+    let mut d = drive_to_cruise(Params::default());
+    d.ack(steady());
+    d.ack(half_bw(us(4096)));
+    assert_eq!(d.cc.min_rtt, Some(us(4096)));
+    assert_eq!(d.cc.ack_aggr.extra_acked(), 2, "the fast path was taken");
+    assert_eq!(d.cc.cwnd(), 18);
+    // With a 50 ms PROBE_RTT window, higher RTTs until the window expires on the
+    // app-limited ACK: PROBE_RTT is entered on the fast path, min_rtt stays, cwnd → bdp(0.5)
+    let mut d = drive_to_cruise(Params {
+        probe_rtt_window_ms: 50,
+        ..Params::default()
+    });
+    let expiry = d.cc.probe_rtt_min_stamp + Duration::from_millis(50);
+    let mut k = 0;
+    while d.now + us(1024) <= expiry {
+        k += 1;
+        d.ack(rising_rtt(k));
+    }
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+    assert!(d.cc.try_fast_path);
+    d.ack(half_bw(us(9000)));
+    assert_eq!(d.cc.state, State::ProbeRtt);
+    assert_eq!((d.cc.min_rtt, d.cc.ack_aggr.extra_acked()), (Some(RTT), 2));
+    assert_eq!(d.cc.cwnd(), 8);
+    assert_eq!(d.cc.metrics().pacing_gain, Some(1.0));
 }
