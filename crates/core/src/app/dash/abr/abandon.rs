@@ -142,22 +142,42 @@ mod tests {
     use super::super::testkit::*;
     use super::*;
     use crate::app::dash::video::Video;
+    use crate::time::Duration;
 
     /// Feeds progress events of segment 3 at level 8 (20 Mb/s, 12.5 MB) arriving at `bps` from a
     /// first byte at t = 10 s, every `step_s`, and returns the first abandonment and its time.
     fn feed(profile: &Profile, bps: f64, buffer_s: f64, step_s: f64) -> Option<(usize, f64)> {
-        let v = Video::www21();
-        let total = v.size(3, 8);
+        let events = (1..=40).map(|k| (10.0 + k as f64 * step_s, bps * k as f64 * step_s / 8.0));
         let mut rule = AbandonRequestsRule::default();
-        for k in 1..=40 {
-            let t = 10.0 + k as f64 * step_s;
-            let received = ((bps * k as f64 * step_s / 8.0) as u64).min(total);
-            let c = ctx(&v, &[], t, 3, buffer_s);
-            if let Some(q) = rule.check(&c, &progress(3, 8, total, received, 10.0, k), profile, 8) {
+        feed_events(&mut rule, profile, 3, 10.0, buffer_s, events)
+    }
+
+    /// Feeds `rule` progress events `(t, bytes received)` of segment `index` at level 8 of the
+    /// WWW'21 video, first byte at `first_byte_s`; the first abandonment and its time.
+    fn feed_events(
+        rule: &mut AbandonRequestsRule,
+        profile: &Profile,
+        index: usize,
+        first_byte_s: f64,
+        buffer_s: f64,
+        events: impl IntoIterator<Item = (f64, f64)>,
+    ) -> Option<(usize, f64)> {
+        let v = Video::www21();
+        let total = v.size(index, 8);
+        for (k, (t, bytes)) in events.into_iter().enumerate() {
+            let received = (bytes as u64).min(total);
+            let c = ctx(&v, &[], t, index, buffer_s);
+            let p = progress(index, 8, total, received, first_byte_s, k + 1);
+            if let Some(q) = rule.check(&c, &p, profile, 8) {
                 return Some((q, t));
             }
         }
         None
+    }
+
+    /// Events every 0.1 s for 5 s after `first_byte_s`, at `bps` since the first byte.
+    fn at_rate(first_byte_s: f64, bps: f64) -> impl Iterator<Item = (f64, f64)> {
+        (1..=50).map(move |k| (first_byte_s + k as f64 * 0.1, bps * k as f64 * 0.1 / 8.0))
     }
 
     #[test]
@@ -168,6 +188,52 @@ mod tests {
         let (q, t) = feed(&Profile::v3(), 4e6, 8.0, 0.1).unwrap();
         assert_eq!(q, 1);
         assert!((t - 10.6).abs() < 1e-9, "{t}");
+        // at 5.2 Mb/s the safety factor decides: 4.68 Mb/s sustains level 1, not level 2 (5 Mb/s)
+        assert_eq!(
+            feed(&Profile::v3(), 5.2e6, 8.0, 0.1).map(|(q, _)| q),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn a_download_is_kept_when_exactly_the_lower_level_s_segment_is_left() {
+        // 1 s segments of 1 125 000 B at 9 Mb/s; level 0 (1 Mb/s) would fetch 125 000 B. The
+        // fifth event decides (mean 1.92 Mb/s, level 0): with exactly 125 000 B left the
+        // download is kept, with one byte more it is abandoned.
+        let v = Video::constant("exact", vec![1e6, 9e6], Duration::from_secs(1), 10);
+        let total = v.size(0, 1);
+        for (last, abandoned) in [(1_000_000, None), (999_999, Some(0))] {
+            let mut rule = AbandonRequestsRule::default();
+            let received = [100_000, 200_000, 300_000, 400_000, last];
+            let got = received.iter().enumerate().find_map(|(k, &bytes)| {
+                let c = ctx(&v, &[], 10.0 + 0.5 * (k + 1) as f64, 0, 2.0);
+                let p = progress(0, 1, total, bytes, 10.0, k + 1);
+                rule.check(&c, &p, &Profile::v3(), 1)
+            });
+            assert_eq!(got, abandoned, "{last} B received");
+        }
+    }
+
+    #[test]
+    fn a_current_level_beyond_the_ladder_counts_as_its_top() {
+        let v = Video::www21();
+        let total = v.size(3, 8);
+        let decide = |current| {
+            let mut rule = AbandonRequestsRule::default();
+            (1..=10).find_map(|k| {
+                let t = 10.0 + k as f64 * 0.1;
+                let received = (4e6 * k as f64 * 0.1 / 8.0) as u64;
+                let c = ctx(&v, &[], t, 3, 8.0);
+                rule.check(
+                    &c,
+                    &progress(3, 8, total, received, 10.0, k),
+                    &Profile::v3(),
+                    current,
+                )
+            })
+        };
+        assert_eq!(decide(11), decide(10));
+        assert_eq!(decide(10), Some(1));
     }
 
     #[test]
@@ -209,6 +275,61 @@ mod tests {
     fn a_buffer_above_the_stable_time_never_abandons() {
         assert_eq!(feed(&Profile::v3(), 4e6, 12.5, 0.1), None);
         assert!(feed(&Profile::v5(), 4e6, 12.5, 0.1).is_some());
+        // at exactly v3's 12 s it still may
+        assert!(feed(&Profile::v3(), 4e6, 12.0, 0.1).is_some());
+    }
+
+    #[test]
+    fn each_new_download_starts_its_samples_afresh() {
+        // segment 3 crawls at 0.5 Mb/s for four events, then segment 4 runs at 12 Mb/s and
+        // would finish in 8.33 s < 9 s: kept. Had segment 3's samples carried over, the mean
+        // at segment 4's sixth event would be 7.4 Mb/s (13.5 s) and abandon it.
+        let mut rule = AbandonRequestsRule::default();
+        let crawl = at_rate(10.0, 0.5e6).take(4);
+        assert_eq!(
+            feed_events(&mut rule, &Profile::v3(), 3, 10.0, 8.0, crawl),
+            None
+        );
+        let fast = at_rate(11.0, 12e6);
+        assert_eq!(
+            feed_events(&mut rule, &Profile::v3(), 4, 11.0, 8.0, fast),
+            None
+        );
+    }
+
+    #[test]
+    fn an_event_without_bytes_or_without_time_since_the_first_byte_is_no_sample() {
+        let v3 = Profile::v3();
+        // three empty events before a 12 Mb/s download: zero samples would pull the mean
+        // to 8 Mb/s (12.5 s) by the sixth real event and abandon it
+        let empty = [(10.01, 0.0), (10.02, 0.0), (10.03, 0.0)];
+        let events = empty.into_iter().chain(at_rate(10.0, 12e6));
+        let mut rule = AbandonRequestsRule::default();
+        assert_eq!(feed_events(&mut rule, &v3, 3, 10.0, 8.0, events), None);
+        // an event at the first byte itself: no infinite rate, so the 4 Mb/s download is
+        // abandoned at 10.6 s as without it
+        let events = [(10.0, 1000.0)].into_iter().chain(at_rate(10.0, 4e6));
+        let mut rule = AbandonRequestsRule::default();
+        let (q, t) = feed_events(&mut rule, &v3, 3, 10.0, 8.0, events).unwrap();
+        assert_eq!(q, 1);
+        assert!((t - 10.6).abs() < 1e-9, "{t}");
+    }
+
+    #[test]
+    fn a_download_projected_at_exactly_1_8_segments_is_abandoned() {
+        // 1 s segments at 9 Mb/s (1 125 000 B), arriving at exactly 5 Mb/s (78 125 B every
+        // 0.125 s, all exact in binary): 9 Mbit / 5 Mb/s = 1.8 s = 1.8 × 1 s. The fifth event
+        // (0.625 s) decides: 4.5 Mb/s sustains level 0, whose 125 000 B are less than what is left.
+        let v = Video::constant("exact", vec![1e6, 9e6], Duration::from_secs(1), 10);
+        let total = v.size(0, 1);
+        let mut rule = AbandonRequestsRule::default();
+        let decided = (1..=8).find_map(|k| {
+            let t = 10.0 + 0.125 * k as f64;
+            let c = ctx(&v, &[], t, 0, 2.0);
+            let p = progress(0, 1, total, 78_125 * k as u64, 10.0, k);
+            rule.check(&c, &p, &Profile::v3(), 1).map(|q| (q, k))
+        });
+        assert_eq!(decided, Some((0, 5)));
     }
 
     #[test]

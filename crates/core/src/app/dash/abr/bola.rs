@@ -194,10 +194,6 @@ impl BolaRule {
         self.state
     }
 
-    pub fn params(&self) -> Option<&BolaParams> {
-        self.params.as_ref()
-    }
-
     /// Placeholder buffer, seconds.
     pub fn placeholder(&self) -> f64 {
         self.placeholder

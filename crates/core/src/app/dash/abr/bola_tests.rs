@@ -254,14 +254,24 @@ fn a_download_decays_and_clips_the_placeholder_and_a_replacement_adds_its_durati
         v.segment_duration,
         secs(11.0),
     );
-    let clipped = (before * 0.99).min(
-        (BolaParams::new(&v.bitrates_bps, secs(12.0))
-            .unwrap()
-            .max_buffer(2)
-            - 12.1)
-            .max(0.0),
+    let cap = (BolaParams::new(&v.bitrates_bps, secs(12.0))
+        .unwrap()
+        .max_buffer(2)
+        - 12.1)
+        .max(0.0);
+    assert!(close(
+        bola.placeholder(),
+        (before * 0.99).min(cap) + 4.0,
+        1e-6
+    ));
+    // The next index is no replacement: decay and clip only.
+    let before = bola.placeholder();
+    bola.on_download(
+        &download(6, 2, 14.0, 0.1, 1.0, 4e6),
+        v.segment_duration,
+        secs(11.0),
     );
-    assert!(close(bola.placeholder(), clipped + 4.0, 1e-6));
+    assert!(close(bola.placeholder(), (before * 0.99).min(cap), 1e-6));
 }
 
 #[test]

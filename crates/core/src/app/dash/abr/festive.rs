@@ -176,6 +176,8 @@ mod tests {
         assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(1));
         assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(2));
         assert_eq!(f.switch_up_count, 0);
+        // the estimate it reports is w
+        assert!((f.estimate_bps().unwrap() - 4e6).abs() < 1.0);
     }
 
     #[test]
@@ -204,6 +206,40 @@ mod tests {
         let mut f = festive();
         f.decide(&ctx(&v, &h, 10.0, 5, 10.0));
         assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(1));
+    }
+
+    #[test]
+    fn the_switch_under_consideration_adds_one_to_the_switch_count() {
+        // Levels 1, 0, 1, 0, 0 (3 switches), w = 1.5 Mb/s, at level 0: target level 2, the
+        // first up signal (count 1 > 0) gives b_ref = 1.
+        //   cur: 2^3 + 12·|300/750 − 1| = 8 + 7.2 = 15.2;  ref: 2^(3+1) + 0 = 16 → stay at 0.
+        let v = pensieve();
+        let mut h = Vec::new();
+        for (i, level) in [1, 0, 1, 0, 0].into_iter().enumerate() {
+            h.push(download(i, level, i as f64 * 2.0, 0.05, 1.0, 1.5e6));
+        }
+        assert_eq!(
+            festive().decide(&ctx(&v, &h, 10.0, 5, 10.0)),
+            Decision::now(0)
+        );
+    }
+
+    #[test]
+    fn the_target_is_the_highest_level_within_0_85_of_the_estimate() {
+        // w = 1.3 Mb/s at level 1 (750): 0.85 · w = 1.105 Mb/s → level 1, the current one, so
+        // no up signal accumulates (w itself would reach level 2, 1200, on the second call).
+        let v = pensieve();
+        let h = chain(1, 0.05, 1.0, &[1.3e6; 5]);
+        let mut f = festive();
+        for _ in 0..3 {
+            assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(1));
+            assert_eq!(f.switch_up_count, 0);
+        }
+        // At level 0 with w = 0.6 Mb/s the target is level 0 itself: no up signal either.
+        let h = chain(0, 0.05, 1.0, &[0.6e6; 5]);
+        let mut f = festive();
+        assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(0));
+        assert_eq!(f.switch_up_count, 0);
     }
 
     #[test]

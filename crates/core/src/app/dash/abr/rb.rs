@@ -90,6 +90,9 @@ mod tests {
         let mut rb = Rb::new(HORIZON, P_RB, 1);
         assert_eq!(rb.decide(&ctx(&v, &h, 10.0, 5, 8.0)), Decision::now(3));
         assert!((rb.estimate_bps().unwrap() - 2.5e6).abs() < 1.0);
+        // a configured p_rb of 0.5 scales it: 1.25 Mb/s → 1200 kb/s = level 2
+        let mut rb = Rb::new(HORIZON, 0.5, 1);
+        assert_eq!(rb.decide(&ctx(&v, &h, 10.0, 5, 8.0)), Decision::now(2));
     }
 
     #[test]

@@ -148,6 +148,23 @@ mod tests {
     }
 
     #[test]
+    fn a_ratio_at_exactly_the_threshold_does_not_cap() {
+        // One drop against five no-drops is 0.2: with a threshold of 0.2 that is not above it.
+        for (threshold, proposal) in [(0.2, None), (0.19, Some(4))] {
+            let profile = Profile {
+                switch_history_threshold: threshold,
+                ..Profile::v3()
+            };
+            let mut h = SwitchHistory::new(&profile);
+            for _ in 0..5 {
+                h.push(5, 5);
+            }
+            h.push(5, 3);
+            assert_eq!(h.propose(), proposal, "threshold {threshold}");
+        }
+    }
+
+    #[test]
     fn a_sample_of_drops_alone_caps_as_javascript_divides_by_zero_to_infinity() {
         // Six decisions at level 5, each a drop: drops 6, noDrops 0, 6 / 0 = +∞ > 0.075.
         let mut h = SwitchHistory::new(&Profile::v3());
