@@ -70,6 +70,19 @@ fn v3_scans_the_oldest_samples_so_a_recent_jump_does_not_widen_the_window() {
 }
 
 #[test]
+fn v3_widens_the_window_for_a_jump_among_the_oldest_samples() {
+    // Samples 10, 20, 10, 10, 10, 10, 10 (Mb/s) under dash.js v3: arr[1]/arr[0] = 2 (grow to 5),
+    // arr[2]/arr[1] = 0.5 (grow to 6), then 1 … loop ends at i = 6: window 6 →
+    // mean(20, 10, 10, 10, 10, 10) = 11.667 Mb/s (window 4 would give 10).
+    let mut h = v3();
+    for m in [10.0, 20.0, 10.0, 10.0, 10.0, 10.0, 10.0] {
+        push_mbps(&mut h, m);
+    }
+    assert_eq!(h.throughput_window(), 6);
+    assert!((h.average_throughput_bps().unwrap() - (20e6 + 50e6) / 6.0).abs() < 1.0);
+}
+
+#[test]
 fn the_window_never_grows_beyond_the_stored_samples() {
     // 5 samples alternating 10/20: every ratio is extreme; window 4 → 5 = stored → stop.
     let p = Profile {
@@ -143,6 +156,7 @@ fn cache_hits_are_dropped_once_real_samples_exist_and_replaced_by_the_first_real
         Duration::from_millis(30),
     );
     assert_eq!(h.len(), 1);
+    assert!(!h.is_empty());
     // The first real sample clears it: only 8 Mb/s remains.
     h.push_sample(1_000_000, Duration::from_millis(5), Duration::from_secs(1));
     assert_eq!(h.len(), 1);
@@ -154,6 +168,13 @@ fn cache_hits_are_dropped_once_real_samples_exist_and_replaced_by_the_first_real
         Duration::from_millis(20),
     );
     assert_eq!(h.len(), 1);
+    // A download of exactly 50 ms is not below the threshold: a real sample.
+    h.push_sample(
+        1_000_000,
+        Duration::from_millis(5),
+        Duration::from_millis(50),
+    );
+    assert_eq!(h.len(), 2);
 }
 
 #[test]
