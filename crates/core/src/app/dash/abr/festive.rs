@@ -158,6 +158,12 @@ mod tests {
         Festive::new(P, ALPHA, HORIZON, 1)
     }
 
+    /// Five 1 s downloads at `bps`, 2 s apart, at the given levels.
+    fn at_levels(levels: [usize; 5], bps: f64) -> Vec<super::super::Download> {
+        let at = |(i, level)| download(i, level, i as f64 * 2.0, 0.05, 1.0, bps);
+        levels.into_iter().enumerate().map(at).collect()
+    }
+
     #[test]
     fn defaults_match_spec() {
         assert_eq!((P, ALPHA), (0.85, 12.0));
@@ -199,10 +205,7 @@ mod tests {
         // target = highest ≤ 1.275 Mb/s = level 2 (1200); two up signals reach b_ref = 2.
         //   cur: 2^4 + 12·|750/1200 − 1| = 16 + 4.5 = 20.5;  ref: 2^5 + 0 = 32 → stay at 1.
         let v = pensieve();
-        let mut h = Vec::new();
-        for (i, level) in [1, 2, 1, 2, 1].into_iter().enumerate() {
-            h.push(download(i, level, i as f64 * 2.0, 0.05, 1.0, 1.5e6));
-        }
+        let h = at_levels([1, 2, 1, 2, 1], 1.5e6);
         let mut f = festive();
         f.decide(&ctx(&v, &h, 10.0, 5, 10.0));
         assert_eq!(f.decide(&ctx(&v, &h, 10.0, 5, 10.0)), Decision::now(1));
@@ -214,10 +217,7 @@ mod tests {
         // first up signal (count 1 > 0) gives b_ref = 1.
         //   cur: 2^3 + 12·|300/750 − 1| = 8 + 7.2 = 15.2;  ref: 2^(3+1) + 0 = 16 → stay at 0.
         let v = pensieve();
-        let mut h = Vec::new();
-        for (i, level) in [1, 0, 1, 0, 0].into_iter().enumerate() {
-            h.push(download(i, level, i as f64 * 2.0, 0.05, 1.0, 1.5e6));
-        }
+        let h = at_levels([1, 0, 1, 0, 0], 1.5e6);
         assert_eq!(
             festive().decide(&ctx(&v, &h, 10.0, 5, 10.0)),
             Decision::now(0)
