@@ -196,7 +196,7 @@ fn the_flooring_budget_only_raises_small_bdps_to_three_tso_bursts_plus_two_in_up
     assert_eq!(d.cc.inflight(BW / 4.0, 1.0), 6); // max(4, 6)
     d.cc.state = State::ProbeBw(Phase::Up);
     assert_eq!(d.cc.inflight(BW, 1.25), 22);
-    // the goal is the burst the transport is told to send: 5 at STARTUP's pacing rate
+    // the goal is the burst the transport is told to send: 2 here, 5 at STARTUP's pacing rate
     assert_eq!(d.cc.cc.tso_segs(), Some(2));
     let mut d = driver(Params::default());
     d.ack(steady());
