@@ -179,6 +179,8 @@ fn an_abandonment_locks_the_level_for_ten_seconds() {
     // ABANDON_LOAD, which also bars a fast switch, holds for 10 s from the abandonment.
     let at = |s: f64| Time::ZERO + Duration::from_secs_f64(s);
     assert!(abr.abandoning(at(15.5)) && !abr.abandoning(at(15.7)));
+    let until = abr.abandon_until.unwrap();
+    assert!(abr.abandoning(until - Duration::from_nanos(1)) && !abr.abandoning(until));
     // After 10 s the lock is gone and ThroughputRule returns: 36 Mb/s → level 10.
     assert_eq!(abr.decide(&ctx(&v, &h, 15.7, 2, 8.0)).level, 10);
 }
@@ -255,4 +257,59 @@ fn the_estimate_is_the_average_throughput() {
     abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
     assert!((abr.estimate_bps().unwrap() - 10e6).abs() < 1.0);
     assert_eq!(abr.name(), "dynamic");
+}
+
+#[test]
+fn a_buffer_at_exactly_the_stall_threshold_is_loaded() {
+    let p = Profile::v3();
+    let (_, mut abr) = dynamic(&p);
+    abr.on_buffer_level(at(1.0), p.stall_threshold);
+    assert_eq!(abr.buffer_state(), Some(BufferState::Loaded));
+    abr.on_buffer_level(at(1.1), p.stall_threshold - Duration::from_nanos(1));
+    assert_eq!(abr.buffer_state(), Some(BufferState::Empty));
+}
+
+#[test]
+fn v3_logs_a_no_change_decision_as_a_no_drop_and_v5_does_not() {
+    // The first request has no rule's proposal (no sample, no buffer level yet).
+    for p in [Profile::v3(), Profile::v5()] {
+        let (v, mut abr) = dynamic(&p);
+        abr.decide(&ctx(&v, &[], 0.0, 0, 0.0));
+        let mut expected = SwitchHistory::new(&p);
+        if p.switch_history_logs_no_change {
+            expected.push(0, 0);
+        }
+        assert_eq!(abr.switches, expected);
+    }
+}
+
+#[test]
+fn each_completed_download_counts_toward_insufficient_buffer_s_warm_up() {
+    let p = Profile::v3();
+    let (v, mut abr) = dynamic(&p);
+    let h = vec![seg(0, 0, 0.0, 0.5, 10.0), seg(1, 0, 0.6, 0.5, 10.0)];
+    for (k, d) in h.iter().enumerate() {
+        abr.on_download(
+            &ctx(&v, &h[..=k], d.completed_at.as_secs_f64(), k + 1, 4.0),
+            d,
+        );
+    }
+    assert_eq!(abr.downloads, 2);
+}
+
+#[test]
+fn v5_applies_a_down_switch_while_abandoning() {
+    // As in the lock test (v5): abandoned from level 10 to 1 at 5.6 s. A stall then makes
+    // InsufficientBufferRule propose level 0, which v5 applies within the 10 s.
+    let p = Profile {
+        insufficient_buffer_ignore_segments: 0,
+        ..Profile::v5()
+    };
+    let (v, mut abr) = dynamic(&p);
+    let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
+    abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
+    assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
+    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+    abr.on_buffer_empty(at(6.0));
+    assert_eq!(abr.decide(&ctx(&v, &h, 6.1, 2, 0.1)).level, 0);
 }
