@@ -287,7 +287,7 @@ fn v3_logs_a_no_change_decision_as_a_no_drop_and_v5_does_not() {
 fn each_completed_download_counts_toward_insufficient_buffer_s_warm_up() {
     let p = Profile::v3();
     let (v, mut abr) = dynamic(&p);
-    let h = vec![seg(0, 0, 0.0, 0.5, 10.0), seg(1, 0, 0.6, 0.5, 10.0)];
+    let h = [seg(0, 0, 0.0, 0.5, 10.0), seg(1, 0, 0.6, 0.5, 10.0)];
     for (k, d) in h.iter().enumerate() {
         abr.on_download(
             &ctx(&v, &h[..=k], d.completed_at.as_secs_f64(), k + 1, 4.0),
