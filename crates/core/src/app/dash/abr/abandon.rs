@@ -144,35 +144,76 @@ mod tests {
     use crate::app::dash::video::Video;
     use crate::time::Duration;
 
+    /// One download as the rule sees it: segment `index` of `video` at `level`, first byte at
+    /// `first_byte_s`, `buffer_s` buffered, `current` the controller's level.
+    struct Fetch {
+        video: Video,
+        index: usize,
+        level: usize,
+        current: usize,
+        first_byte_s: f64,
+        buffer_s: f64,
+    }
+
+    impl Fetch {
+        /// Segment `index` of the WWW'21 video at level 8 (20 Mb/s, 12.5 MB), the current level.
+        fn www21(index: usize, first_byte_s: f64, buffer_s: f64) -> Self {
+            Fetch {
+                video: Video::www21(),
+                index,
+                level: 8,
+                current: 8,
+                first_byte_s,
+                buffer_s,
+            }
+        }
+
+        /// Feeds `rule` progress events `(t, bytes received)`; the first abandonment and its time.
+        fn feed(
+            &self,
+            rule: &mut AbandonRequestsRule,
+            profile: &Profile,
+            events: impl IntoIterator<Item = (f64, f64)>,
+        ) -> Option<(usize, f64)> {
+            let total = self.video.size(self.index, self.level);
+            for (k, (t, bytes)) in events.into_iter().enumerate() {
+                let received = (bytes as u64).min(total);
+                let c = ctx(&self.video, &[], t, self.index, self.buffer_s);
+                let p = progress(
+                    self.index,
+                    self.level,
+                    total,
+                    received,
+                    self.first_byte_s,
+                    k + 1,
+                );
+                if let Some(q) = rule.check(&c, &p, profile, self.current) {
+                    return Some((q, t));
+                }
+            }
+            None
+        }
+    }
+
     /// Feeds progress events of segment 3 at level 8 (20 Mb/s, 12.5 MB) arriving at `bps` from a
     /// first byte at t = 10 s, every `step_s`, and returns the first abandonment and its time.
     fn feed(profile: &Profile, bps: f64, buffer_s: f64, step_s: f64) -> Option<(usize, f64)> {
         let events = (1..=40).map(|k| (10.0 + k as f64 * step_s, bps * k as f64 * step_s / 8.0));
         let mut rule = AbandonRequestsRule::default();
-        feed_events(&mut rule, profile, 3, 10.0, buffer_s, events)
+        Fetch::www21(3, 10.0, buffer_s).feed(&mut rule, profile, events)
     }
 
-    /// Feeds `rule` progress events `(t, bytes received)` of segment `index` at level 8 of the
-    /// WWW'21 video, first byte at `first_byte_s`; the first abandonment and its time.
-    fn feed_events(
-        rule: &mut AbandonRequestsRule,
-        profile: &Profile,
-        index: usize,
-        first_byte_s: f64,
-        buffer_s: f64,
-        events: impl IntoIterator<Item = (f64, f64)>,
-    ) -> Option<(usize, f64)> {
-        let v = Video::www21();
-        let total = v.size(index, 8);
-        for (k, (t, bytes)) in events.into_iter().enumerate() {
-            let received = (bytes as u64).min(total);
-            let c = ctx(&v, &[], t, index, buffer_s);
-            let p = progress(index, 8, total, received, first_byte_s, k + 1);
-            if let Some(q) = rule.check(&c, &p, profile, 8) {
-                return Some((q, t));
-            }
+    /// Segment 0 at level 1 of a two-level ladder (1 and 9 Mb/s, 1 s segments: 1 125 000 B),
+    /// also the current level; first byte at 10 s, 2 s buffered.
+    fn exact() -> Fetch {
+        Fetch {
+            video: Video::constant("exact", vec![1e6, 9e6], Duration::from_secs(1), 10),
+            index: 0,
+            level: 1,
+            current: 1,
+            first_byte_s: 10.0,
+            buffer_s: 2.0,
         }
-        None
     }
 
     /// Events every 0.1 s for 5 s after `first_byte_s`, at `bps` since the first byte.
@@ -200,40 +241,27 @@ mod tests {
         // 1 s segments of 1 125 000 B at 9 Mb/s; level 0 (1 Mb/s) would fetch 125 000 B. The
         // fifth event decides (mean 1.92 Mb/s, level 0): with exactly 125 000 B left the
         // download is kept, with one byte more it is abandoned.
-        let v = Video::constant("exact", vec![1e6, 9e6], Duration::from_secs(1), 10);
-        let total = v.size(0, 1);
-        for (last, abandoned) in [(1_000_000, None), (999_999, Some(0))] {
+        for (last, abandoned) in [(1_000_000.0, None), (999_999.0, Some(0))] {
             let mut rule = AbandonRequestsRule::default();
-            let received = [100_000, 200_000, 300_000, 400_000, last];
-            let got = received.iter().enumerate().find_map(|(k, &bytes)| {
-                let c = ctx(&v, &[], 10.0 + 0.5 * (k + 1) as f64, 0, 2.0);
-                let p = progress(0, 1, total, bytes, 10.0, k + 1);
-                rule.check(&c, &p, &Profile::v3(), 1)
-            });
-            assert_eq!(got, abandoned, "{last} B received");
+            let received = [100_000.0, 200_000.0, 300_000.0, 400_000.0, last];
+            let events = (1..).map(|k| 10.0 + 0.5 * k as f64).zip(received);
+            let got = exact().feed(&mut rule, &Profile::v3(), events);
+            assert_eq!(got.map(|(q, _)| q), abandoned, "{last} B received");
         }
     }
 
     #[test]
     fn a_current_level_beyond_the_ladder_counts_as_its_top() {
-        let v = Video::www21();
-        let total = v.size(3, 8);
         let decide = |current| {
+            let fetch = Fetch {
+                current,
+                ..Fetch::www21(3, 10.0, 8.0)
+            };
             let mut rule = AbandonRequestsRule::default();
-            (1..=10).find_map(|k| {
-                let t = 10.0 + k as f64 * 0.1;
-                let received = (4e6 * k as f64 * 0.1 / 8.0) as u64;
-                let c = ctx(&v, &[], t, 3, 8.0);
-                rule.check(
-                    &c,
-                    &progress(3, 8, total, received, 10.0, k),
-                    &Profile::v3(),
-                    current,
-                )
-            })
+            fetch.feed(&mut rule, &Profile::v3(), at_rate(10.0, 4e6))
         };
         assert_eq!(decide(11), decide(10));
-        assert_eq!(decide(10), Some(1));
+        assert_eq!(decide(10).map(|(q, _)| q), Some(1));
     }
 
     #[test]
@@ -286,15 +314,11 @@ mod tests {
         // at segment 4's sixth event would be 7.4 Mb/s (13.5 s) and abandon it.
         let mut rule = AbandonRequestsRule::default();
         let crawl = at_rate(10.0, 0.5e6).take(4);
-        assert_eq!(
-            feed_events(&mut rule, &Profile::v3(), 3, 10.0, 8.0, crawl),
-            None
-        );
+        let segment_3 = Fetch::www21(3, 10.0, 8.0);
+        assert_eq!(segment_3.feed(&mut rule, &Profile::v3(), crawl), None);
         let fast = at_rate(11.0, 12e6);
-        assert_eq!(
-            feed_events(&mut rule, &Profile::v3(), 4, 11.0, 8.0, fast),
-            None
-        );
+        let segment_4 = Fetch::www21(4, 11.0, 8.0);
+        assert_eq!(segment_4.feed(&mut rule, &Profile::v3(), fast), None);
     }
 
     #[test]
@@ -304,13 +328,14 @@ mod tests {
         // to 8 Mb/s (12.5 s) by the sixth real event and abandon it
         let empty = [(10.01, 0.0), (10.02, 0.0), (10.03, 0.0)];
         let events = empty.into_iter().chain(at_rate(10.0, 12e6));
+        let fetch = Fetch::www21(3, 10.0, 8.0);
         let mut rule = AbandonRequestsRule::default();
-        assert_eq!(feed_events(&mut rule, &v3, 3, 10.0, 8.0, events), None);
+        assert_eq!(fetch.feed(&mut rule, &v3, events), None);
         // an event at the first byte itself: no infinite rate, so the 4 Mb/s download is
         // abandoned at 10.6 s as without it
         let events = [(10.0, 1000.0)].into_iter().chain(at_rate(10.0, 4e6));
         let mut rule = AbandonRequestsRule::default();
-        let (q, t) = feed_events(&mut rule, &v3, 3, 10.0, 8.0, events).unwrap();
+        let (q, t) = fetch.feed(&mut rule, &v3, events).unwrap();
         assert_eq!(q, 1);
         assert!((t - 10.6).abs() < 1e-9, "{t}");
     }
@@ -319,17 +344,13 @@ mod tests {
     fn a_download_projected_at_exactly_1_8_segments_is_abandoned() {
         // 1 s segments at 9 Mb/s (1 125 000 B), arriving at exactly 5 Mb/s (78 125 B every
         // 0.125 s, all exact in binary): 9 Mbit / 5 Mb/s = 1.8 s = 1.8 × 1 s. The fifth event
-        // (0.625 s) decides: 4.5 Mb/s sustains level 0, whose 125 000 B are less than what is left.
-        let v = Video::constant("exact", vec![1e6, 9e6], Duration::from_secs(1), 10);
-        let total = v.size(0, 1);
+        // (10.625 s) decides: 4.5 Mb/s sustains level 0, whose 125 000 B are less than what is left.
+        let events = (1..=8).map(|k| (10.0 + 0.125 * k as f64, 78_125.0 * k as f64));
         let mut rule = AbandonRequestsRule::default();
-        let decided = (1..=8).find_map(|k| {
-            let t = 10.0 + 0.125 * k as f64;
-            let c = ctx(&v, &[], t, 0, 2.0);
-            let p = progress(0, 1, total, 78_125 * k as u64, 10.0, k);
-            rule.check(&c, &p, &Profile::v3(), 1).map(|q| (q, k))
-        });
-        assert_eq!(decided, Some((0, 5)));
+        assert_eq!(
+            exact().feed(&mut rule, &Profile::v3(), events),
+            Some((0, 10.625))
+        );
     }
 
     #[test]

@@ -149,18 +149,24 @@ fn abandon_segment(abr: &mut DashJs, v: &Video, level: usize, t0: f64) -> Option
     })
 }
 
-#[test]
-fn an_abandonment_locks_the_level_for_ten_seconds() {
+/// DYNAMIC under `p` at the top level, then abandoning segment 2 for level 1 at 5.6 s; the
+/// video, the controller and the history (segment 0).
+fn abandoned_from_the_top(p: &Profile) -> (Video, DashJs, Vec<Download>) {
     // A 40 Mb/s sample and 11 s buffered: throughput 40 × 0.9 × 0.99 = 35.6 Mb/s and
     // IBR 40 × 11/5 × 0.5 × 0.99 = 43.6 Mb/s both allow the top level, 10.
-    let p = Profile::v3();
-    let (v, mut abr) = dynamic(&p);
+    let (v, mut abr) = dynamic(p);
     let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
     abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
     assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
     // The download of segment 2 at level 10 (15.6 MB) crawls at 4 Mb/s: abandoned for level 1
     // (4 × 0.9 = 3.6 → 2.5 Mb/s) after 0.6 s.
     assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+    (v, abr, h)
+}
+
+#[test]
+fn an_abandonment_locks_the_level_for_ten_seconds() {
+    let (v, mut abr, h) = abandoned_from_the_top(&Profile::v3());
     // Within 10 s only up-switches are applied (v3 `newQuality > oldQuality`), and ThroughputRule
     // is silent: IBR alone (40 × 8/5 × 0.5 → 32 → level 10) would go up and is allowed.
     let d = abr.decide(&ctx(&v, &h, 6.0, 2, 8.0));
@@ -171,10 +177,7 @@ fn an_abandonment_locks_the_level_for_ten_seconds() {
         insufficient_buffer_ignore_segments: 0,
         ..Profile::v5()
     };
-    let (v, mut abr) = dynamic(&p);
-    abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
-    assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
-    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+    let (v, mut abr, h) = abandoned_from_the_top(&p);
     assert_eq!(abr.decide(&ctx(&v, &h, 6.0, 2, 8.0)).level, 1);
     // ABANDON_LOAD, which also bars a fast switch, holds for 10 s from the abandonment.
     let at = |s: f64| Time::ZERO + Duration::from_secs_f64(s);
@@ -188,11 +191,7 @@ fn an_abandonment_locks_the_level_for_ten_seconds() {
 #[test]
 fn an_abandonment_restarts_the_switch_history_with_its_drop_in_v3_only() {
     for p in [Profile::v3(), Profile::v5()] {
-        let (v, mut abr) = dynamic(&p);
-        let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
-        abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
-        assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
-        assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+        let (_, abr, _) = abandoned_from_the_top(&p);
         let mut expected = SwitchHistory::new(&p);
         if p.switch_history_logs_abandon {
             expected.push(10, 1); // v3 onFragmentLoadProgress; v5 only resets
@@ -305,11 +304,7 @@ fn v5_applies_a_down_switch_while_abandoning() {
         insufficient_buffer_ignore_segments: 0,
         ..Profile::v5()
     };
-    let (v, mut abr) = dynamic(&p);
-    let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
-    abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
-    assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
-    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+    let (v, mut abr, h) = abandoned_from_the_top(&p);
     abr.on_buffer_empty(at(6.0));
     assert_eq!(abr.decide(&ctx(&v, &h, 6.1, 2, 0.1)).level, 0);
 }
