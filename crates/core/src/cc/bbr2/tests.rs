@@ -977,15 +977,18 @@ fn recovery_does_not_conserve_packets_losses_act_only_through_the_bounds() {
 
 #[test]
 fn app_limited_acks_below_max_bw_skip_the_model_once_cwnd_is_at_target() {
-    // 20 packets acked 1.024 ms after the previous ACK. The previous epoch held exactly
-    // the 2 packets bw predicts, so a new one starts: all 20 are extra.
-    let burst = ack(20, us(1024), RTT, 16, us(16_384)).app_limited();
-    // Without the fast path the aggregation raises the target to 32 + 20; a loss in
-    // the round also takes the slow path.
-    for (fast_path, loss, extra, cwnd) in [
-        (true, false, 2, 34),
-        (false, false, 20, 52),
-        (true, true, 20, 23), // the loss round also ends: inflight_lo = floor(34 · 0.703)
+    // 20 packets acked 1.024 ms after the previous ACK, a sample of 16 packets over
+    // `interval`. The previous epoch held exactly the 2 packets bw predicts, so a new one
+    // starts: all 20 are extra.
+    let burst = |interval| ack(20, us(1024), RTT, 16, interval).app_limited();
+    // Without the fast path the aggregation raises the target to 32 + 20; a loss in the
+    // round also takes the slow path, and so does a sample at max_bw itself (16 packets
+    // over one min_rtt: the fast path needs one strictly below).
+    for (fast_path, loss, interval, extra, cwnd) in [
+        (true, false, us(16_384), 2, 34),
+        (false, false, us(16_384), 20, 52),
+        (true, true, us(16_384), 20, 23), // the loss round also ends: inflight_lo = floor(34 · 0.703)
+        (true, false, RTT, 20, 52),
     ] {
         let mut d = drive_to_cruise(Params {
             fast_path,
@@ -994,8 +997,12 @@ fn app_limited_acks_below_max_bw_skip_the_model_once_cwnd_is_at_target() {
         d.ack(steady());
         assert!(d.cc.try_fast_path);
         d.cc.sig.loss_in_round = loss;
-        d.ack(burst.clone());
-        assert_eq!(d.cc.ack_aggr.extra_acked(), extra, "fast_path {fast_path}");
+        d.ack(burst(interval));
+        assert_eq!(
+            d.cc.ack_aggr.extra_acked(),
+            extra,
+            "fast_path {fast_path}, loss {loss}, {interval:?}"
+        );
         assert_eq!(d.cc.cwnd(), cwnd);
     }
 }
@@ -1020,18 +1027,6 @@ fn a_cwnd_that_lands_exactly_on_its_target_tries_the_fast_path() {
     d.ack(steady());
     assert_eq!(d.cc.cwnd(), 34);
     assert!(d.cc.try_fast_path);
-}
-
-#[test]
-fn an_app_limited_ack_at_max_bw_takes_the_slow_path() {
-    // The fast path needs a sample strictly below max_bw: 16 packets over one
-    // min_rtt is max_bw itself, so the aggregation is updated (all 20 are extra).
-    let mut d = drive_to_cruise(Params::default());
-    d.ack(steady());
-    assert!(d.cc.try_fast_path);
-    d.ack(ack(20, us(1024), RTT, 16, RTT).app_limited());
-    assert_eq!(d.cc.ack_aggr.extra_acked(), 20);
-    assert_eq!(d.cc.cwnd(), 52);
 }
 
 #[test]
