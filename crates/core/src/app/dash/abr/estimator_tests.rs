@@ -5,10 +5,12 @@ fn v3() -> ThroughputHistory {
     ThroughputHistory::new(&Profile::v3(), false)
 }
 
-/// Pushes a sample of `mbps` over a 1 s download with 50 ms latency.
-fn push_mbps(h: &mut ThroughputHistory, mbps: f64) {
-    let bytes = (mbps * 1e6 / 8.0).round() as u64;
-    h.push_sample(bytes, Duration::from_millis(50), Duration::from_secs(1));
+/// Pushes one sample per rate in `mbps`, each over a 1 s download with 50 ms latency.
+fn push_mbps(h: &mut ThroughputHistory, mbps: &[f64]) {
+    for m in mbps {
+        let bytes = (m * 1e6 / 8.0).round() as u64;
+        h.push_sample(bytes, Duration::from_millis(50), Duration::from_secs(1));
+    }
 }
 
 #[test]
@@ -31,9 +33,7 @@ fn three_stable_samples_average_to_their_mean_times_the_safety_factor() {
     // 10, 12, 11 Mb/s: consecutive ratios 1.2 and 0.917 are inside (1/1.3, 1.3); window 4 > 3
     // stored, so all three count: mean 11 Mb/s, safe 9.9 Mb/s.
     let mut h = v3();
-    for m in [10.0, 12.0, 11.0] {
-        push_mbps(&mut h, m);
-    }
+    push_mbps(&mut h, &[10.0, 12.0, 11.0]);
     assert_eq!(h.throughput_window(), 3);
     assert!((h.average_throughput_bps().unwrap() - 11e6).abs() < 1.0);
     assert!((h.safe_throughput_bps().unwrap() - 9.9e6).abs() < 1.0);
@@ -50,9 +50,7 @@ fn a_jump_between_newest_samples_widens_the_window_when_scanning_newest() {
         ..Profile::v3()
     };
     let mut h = ThroughputHistory::new(&p, false);
-    for m in [10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 10.0] {
-        push_mbps(&mut h, m);
-    }
+    push_mbps(&mut h, &[10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 10.0]);
     assert_eq!(h.throughput_window(), 6);
     assert!((h.average_throughput_bps().unwrap() - 70e6 / 6.0).abs() < 1.0);
 }
@@ -62,9 +60,7 @@ fn v3_scans_the_oldest_samples_so_a_recent_jump_does_not_widen_the_window() {
     // Same series under dash.js v3: ratios arr[1]/arr[0] … arr[3]/arr[2] are all 1 → window 4 →
     // mean(10, 10, 20, 10) = 12.5 Mb/s.
     let mut h = v3();
-    for m in [10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 10.0] {
-        push_mbps(&mut h, m);
-    }
+    push_mbps(&mut h, &[10.0, 10.0, 10.0, 10.0, 10.0, 20.0, 10.0]);
     assert_eq!(h.throughput_window(), 4);
     assert!((h.average_throughput_bps().unwrap() - 12.5e6).abs() < 1.0);
 }
@@ -75,9 +71,7 @@ fn v3_widens_the_window_for_a_jump_among_the_oldest_samples() {
     // arr[2]/arr[1] = 0.5 (grow to 6), then 1 … loop ends at i = 6: window 6 →
     // mean(20, 10, 10, 10, 10, 10) = 11.667 Mb/s (window 4 would give 10).
     let mut h = v3();
-    for m in [10.0, 20.0, 10.0, 10.0, 10.0, 10.0, 10.0] {
-        push_mbps(&mut h, m);
-    }
+    push_mbps(&mut h, &[10.0, 20.0, 10.0, 10.0, 10.0, 10.0, 10.0]);
     assert_eq!(h.throughput_window(), 6);
     assert!((h.average_throughput_bps().unwrap() - (20e6 + 50e6) / 6.0).abs() < 1.0);
 }
@@ -90,9 +84,7 @@ fn the_window_never_grows_beyond_the_stored_samples() {
         ..Profile::v3()
     };
     let mut h = ThroughputHistory::new(&p, false);
-    for m in [10.0, 20.0, 10.0, 20.0, 10.0] {
-        push_mbps(&mut h, m);
-    }
+    push_mbps(&mut h, &[10.0, 20.0, 10.0, 20.0, 10.0]);
     assert_eq!(h.throughput_window(), 5);
     assert!((h.average_throughput_bps().unwrap() - 14e6).abs() < 1.0);
 }
@@ -100,9 +92,7 @@ fn the_window_never_grows_beyond_the_stored_samples() {
 #[test]
 fn only_twenty_samples_are_kept() {
     let mut h = v3();
-    for _ in 0..25 {
-        push_mbps(&mut h, 10.0);
-    }
+    push_mbps(&mut h, &[10.0; 25]);
     assert_eq!(h.len(), 20);
 }
 
