@@ -419,6 +419,73 @@ mod tests {
     }
 
     #[test]
+    fn every_range_is_checked_at_its_edges() {
+        let rb = |p_rb| {
+            AbrConfig::Rb(RbParams {
+                p_rb,
+                ..RbParams::default()
+            })
+        };
+        let festive = |p, alpha| {
+            AbrConfig::Festive(FestiveParams {
+                p,
+                alpha,
+                ..FestiveParams::default()
+            })
+        };
+        let bba = |cushion| {
+            AbrConfig::Bba(BbaParams {
+                cushion,
+                ..BbaParams::default()
+            })
+        };
+        let mpc = |horizon, rebuf_penalty, smooth_penalty| {
+            AbrConfig::RobustMpc(RobustMpcParams {
+                horizon,
+                rebuf_penalty,
+                smooth_penalty,
+                ..RobustMpcParams::default()
+            })
+        };
+        let cases = [
+            (rb(1e-9), None),
+            (rb(0.0), Some("p_rb = 0 is out of range: allowed p_rb > 0")),
+            (rb(f64::INFINITY), Some("p_rb = inf")),
+            (festive(1e-9, 0.0), None),
+            (festive(0.0, 12.0), Some("p = 0 is out of range")),
+            (
+                festive(0.85, -1.0),
+                Some("alpha = -1 is out of range: allowed alpha ≥ 0"),
+            ),
+            (festive(0.85, f64::INFINITY), Some("alpha = inf")),
+            (bba(Duration::from_nanos(1)), None),
+            (bba(Duration::ZERO), Some("cushion must be positive")),
+            (mpc(8, 0.0, 0.0), None),
+            (
+                mpc(9, 4.3, 1.0),
+                Some("horizon = 9 is out of range: allowed 1 ≤ horizon ≤ 8"),
+            ),
+            (
+                mpc(5, -0.5, 1.0),
+                Some("rebuf_penalty = -0.5 is out of range"),
+            ),
+            (mpc(5, f64::INFINITY, 1.0), Some("rebuf_penalty = inf")),
+            (
+                mpc(5, 4.3, -1.0),
+                Some("smooth_penalty = -1 is out of range"),
+            ),
+            (mpc(5, 4.3, f64::NAN), Some("smooth_penalty = NaN")),
+        ];
+        for (config, want) in cases {
+            match (config.validate(), want) {
+                (Ok(()), None) => {}
+                (Err(e), Some(w)) => assert!(e.contains(w), "{config:?}: {e}"),
+                (got, _) => panic!("{config:?}: {got:?}, want {want:?}"),
+            }
+        }
+    }
+
+    #[test]
     fn bad_parameters_name_the_field() {
         let c = AbrConfig::RobustMpc(RobustMpcParams {
             horizon: 0,

@@ -168,3 +168,39 @@ pub trait Abr {
 
     fn name(&self) -> &'static str;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::testkit::{at, secs};
+    use super::*;
+
+    fn fetched(bytes: u64, requested_s: f64, first_byte_s: f64, completed_s: f64) -> Download {
+        Download {
+            index: 0,
+            level: 0,
+            bytes,
+            requested_at: at(requested_s),
+            first_byte_at: at(first_byte_s),
+            completed_at: at(completed_s),
+            buffer_at_request: Duration::ZERO,
+            abandoned: false,
+        }
+    }
+
+    #[test]
+    fn throughput_is_over_the_transfer_time_only() {
+        // 312 500 bytes (2.5 Mb) from 1.1 s to 1.6 s: 5 Mb/s; the 100 ms before the first byte is latency.
+        let d = fetched(312_500, 1.0, 1.1, 1.6);
+        assert_eq!(d.latency(), secs(0.1));
+        assert_eq!(d.transfer_time(), secs(0.5));
+        assert_eq!(d.throughput_bps(), 5e6);
+    }
+
+    #[test]
+    fn a_transfer_within_one_instant_counts_as_a_millisecond() {
+        // 1000 bytes arriving all at once: 8000 bits over 1 ms, not infinity.
+        let d = fetched(1000, 2.0, 2.25, 2.25);
+        assert_eq!(d.transfer_time(), Duration::ZERO);
+        assert_eq!(d.throughput_bps(), 8e6);
+    }
+}

@@ -112,6 +112,8 @@ struct Plan<'a> {
 struct Best {
     value: f64,
     first: usize,
+    /// Sequences evaluated to the end (the rest were cut).
+    leaves: u64,
 }
 
 impl Plan<'_> {
@@ -130,11 +132,13 @@ impl Plan<'_> {
     ) {
         let h = self.sizes.len();
         if step == h {
+            best.leaves += 1;
             let value = sum_kbps / 1000.0
                 - self.rebuf_penalty * rebuf
                 - self.smooth_penalty * smooth_kbps / 1000.0;
             if value > best.value {
-                *best = Best { value, first };
+                best.value = value;
+                best.first = first;
             }
             return;
         }
@@ -178,7 +182,7 @@ impl RobustMpc {
     /// ŵ from the completed downloads, bytes/s.
     pub fn predict_bytes_per_s(&self, ctx: &AbrContext) -> Option<f64> {
         let samples: Vec<f64> = completed(ctx.history)
-            .map(|d| d.bytes as f64 / d.transfer_time().as_secs_f64().max(1e-3))
+            .map(|d| d.throughput_bps() / 8.0)
             .collect();
         let n = samples.len();
         if n == 0 {
@@ -201,15 +205,9 @@ impl RobustMpc {
             .fold(0.0, f64::max);
         Some(estimate / (1.0 + max_error))
     }
-}
 
-impl Abr for RobustMpc {
-    fn decide(&mut self, ctx: &AbrContext) -> Decision {
-        let Some(bw) = self.predict_bytes_per_s(ctx) else {
-            self.prediction = None;
-            return Decision::now(self.initial);
-        };
-        self.prediction = Some(bw * 8.0);
+    /// The exact search over the next `h` segments' level sequences at `bytes_per_s`.
+    fn best_plan(&self, ctx: &AbrContext, bytes_per_s: f64) -> Best {
         let video = ctx.video;
         let h = self
             .params
@@ -228,19 +226,17 @@ impl Abr for RobustMpc {
         let plan = Plan {
             sizes: &sizes,
             kbps: &kbps,
-            bytes_per_s: bw,
+            bytes_per_s,
             segment_s: video.segment_duration.as_secs_f64(),
             rebuf_penalty: self.params.rebuf_penalty,
             smooth_penalty: self.params.smooth_penalty,
             max_mbps: kbps.last().copied().unwrap_or(0.0) / 1000.0,
         };
-        let last = ctx
-            .last_level
-            .unwrap_or(self.initial)
-            .min(video.levels() - 1);
+        let last = ctx.last_level.unwrap_or(self.initial);
         let mut best = Best {
             value: f64::NEG_INFINITY,
             first: 0,
+            leaves: 0,
         };
         plan.search(
             0,
@@ -252,7 +248,18 @@ impl Abr for RobustMpc {
             0,
             &mut best,
         );
-        Decision::now(best.first)
+        best
+    }
+}
+
+impl Abr for RobustMpc {
+    fn decide(&mut self, ctx: &AbrContext) -> Decision {
+        let Some(bw) = self.predict_bytes_per_s(ctx) else {
+            self.prediction = None;
+            return Decision::now(self.initial);
+        };
+        self.prediction = Some(bw * 8.0);
+        Decision::now(self.best_plan(ctx, bw).first)
     }
 
     fn estimate_bps(&self) -> Option<f64> {
