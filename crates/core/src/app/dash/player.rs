@@ -450,11 +450,14 @@ impl Player {
         if !self.cfg.fast_switching || current.is_none_or(|q| q == level) {
             return None;
         }
-        let seg = t.media.segment_duration;
-        let safe = seg.mul_f64(self.cfg.fast_switch_ahead);
-        if self.level(VIDEO) < safe || self.abr.abandoning(now) {
+        if self.abr.abandoning(now) {
             return None;
         }
+        // dash.js also wants the buffer to hold `safe`: here that follows from the lookup
+        // below, as segments load whole and in order, so one `safe` ahead of the playhead has
+        // been loaded only if the buffer reaches past it
+        let seg = t.media.segment_duration;
+        let safe = seg.mul_f64(self.cfg.fast_switch_ahead);
         // dash.js looks up the media element's currentTime: stalled, it sits at the low-water
         // mark, inside the segment that ran out
         let ahead = ((self.playhead + safe).as_nanos() / seg.as_nanos()) as usize;

@@ -2,21 +2,24 @@ use super::*;
 use crate::app::dash::abr::Decision;
 use crate::app::dash::profile::Schedule;
 
-/// Always picks `level`; counts buffer-empty events.
+/// When the ABR heard BUFFER_EMPTY.
+type Empties = std::rc::Rc<std::cell::RefCell<Vec<Time>>>;
+
+/// Always picks `level` on an estimate of 3 Mb/s; records buffer-empty events.
 struct Fixed {
     level: usize,
-    empties: std::rc::Rc<std::cell::Cell<usize>>,
+    empties: Empties,
 }
 
 impl Abr for Fixed {
     fn decide(&mut self, _ctx: &AbrContext) -> Decision {
         Decision::now(self.level)
     }
-    fn on_buffer_empty(&mut self, _now: Time) {
-        self.empties.set(self.empties.get() + 1);
+    fn on_buffer_empty(&mut self, now: Time) {
+        self.empties.borrow_mut().push(now);
     }
     fn estimate_bps(&self) -> Option<f64> {
-        None
+        Some(3e6)
     }
     fn name(&self) -> &'static str {
         "fixed"
@@ -57,11 +60,7 @@ impl Abr for DelayFirst {
     }
 }
 
-fn player(
-    level: usize,
-    segments: usize,
-    audio: bool,
-) -> (Player, std::rc::Rc<std::cell::Cell<usize>>) {
+fn player(level: usize, segments: usize, audio: bool) -> (Player, Empties) {
     player_polled(level, segments, audio, Duration::ZERO)
 }
 
@@ -83,16 +82,11 @@ pub(in crate::app::dash) fn config(poll: Duration) -> PlayerConfig {
 }
 
 /// A player whose scheduler checks a full buffer every `poll` after an append.
-fn player_polled(
-    level: usize,
-    segments: usize,
-    audio: bool,
-    poll: Duration,
-) -> (Player, std::rc::Rc<std::cell::Cell<usize>>) {
+fn player_polled(level: usize, segments: usize, audio: bool, poll: Duration) -> (Player, Empties) {
     let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), segments);
     let audio = audio.then(|| Video::audio(128e3, Duration::from_secs(5), segments));
     let cfg = config(poll);
-    let empties = std::rc::Rc::new(std::cell::Cell::new(0));
+    let empties = Empties::default();
     let p = Player::new(
         cfg,
         video,
@@ -120,7 +114,9 @@ fn fetch_all(p: &mut Player, at: Time) -> Vec<Want> {
 fn requests_stop_once_the_buffer_plus_a_segment_reaches_the_target() {
     let (mut p, _) = player(1, 100, false);
     assert!(p.want(Time::ZERO).is_none(), "nothing before the manifest");
+    assert_eq!(p.began(), None);
     p.begin(Time::ZERO);
+    assert_eq!(p.began(), Some(Time::ZERO));
     let got = fetch_all(&mut p, Time::ZERO);
     // levels 0 s and 5 s are at most 12 − 5 = 7 s: two segments, then 10 s > 7 s stops
     assert_eq!(got.iter().map(|w| w.index).collect::<Vec<_>>(), vec![0, 1]);
@@ -129,6 +125,23 @@ fn requests_stop_once_the_buffer_plus_a_segment_reaches_the_target() {
     assert_eq!(p.next_wakeup(), Some(secs(0.25)));
     assert!(p.want(secs(2.999)).is_none());
     assert_eq!(fetch_all(&mut p, secs(3.0)).len(), 1);
+}
+
+#[test]
+fn the_segment_term_is_dropped_from_a_target_of_one_segment_or_less() {
+    // 5 s segments. Target 6 s: level + 5 s must stay under 6 s, so the first segment's 5 s
+    // stops requests. Target 5 s or 4 s: the level alone is compared, and 5 s buffered is still
+    // at most 5 s but more than 4 s.
+    for (target_s, requests) in [(6, 1), (5, 2), (4, 1)] {
+        let (mut p, _) = player(0, 100, false);
+        p.cfg.buffer_time_default = Duration::from_secs(target_s);
+        p.begin(Time::ZERO);
+        assert_eq!(
+            fetch_all(&mut p, Time::ZERO).len(),
+            requests,
+            "{target_s} s"
+        );
+    }
 }
 
 #[test]
@@ -152,13 +165,68 @@ fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() 
     let w = p.want(secs(1.0)).unwrap();
     p.on_requested(secs(1.0), w, 1);
     p.advance(secs(8.0));
-    assert_eq!(empties.get(), 1);
+    assert_eq!(
+        *empties.borrow(),
+        vec![secs(5.5)],
+        "at the 500 ms stall threshold"
+    );
     p.on_fetched(secs(9.25), 0, w.bytes, Some(secs(9.0)), false);
     assert_eq!(
         p.stalls(secs(9.25)),
         vec![(secs(6.0), Duration::from_millis(3250))]
     );
     assert!(p.records()[1].stalled);
+}
+
+#[test]
+fn buffer_empty_is_heard_once_per_fall_to_the_stall_threshold_and_not_at_the_streams_end() {
+    // 3 segments of 5 s; segment 0 plays from 1 s, so 500 ms are left at 5.5 s
+    let (mut p, empties) = player(0, 3, false);
+    p.begin(Time::ZERO);
+    let w = p.want(Time::ZERO).unwrap();
+    p.on_requested(Time::ZERO, w, 0);
+    p.on_fetched(secs(1.0), VIDEO, w.bytes, None, false);
+    let w = p.want(secs(1.0)).unwrap();
+    p.on_requested(secs(1.0), w, 1);
+    assert_eq!(p.fetching(VIDEO).map(|f| f.index), Some(1));
+    p.advance(secs(5.4));
+    assert_eq!(p.next_wakeup(), Some(secs(5.5)), "woken for the crossing");
+    p.advance(secs(5.5) - Duration::from_nanos(1));
+    assert!(empties.borrow().is_empty());
+    p.advance(secs(5.5));
+    assert_eq!(*empties.borrow(), vec![secs(5.5)]);
+    // the stall begins at 6 s; segment 1 is abandoned at 6.5 s, which neither re-arms the
+    // report nor resumes playback, and fetched again by 7 s
+    p.on_fetched(secs(6.5), VIDEO, 1000, None, true);
+    let w = p.want(secs(6.5)).unwrap();
+    assert_eq!(w.index, 1);
+    p.on_requested(secs(6.5), w, 2);
+    p.advance(secs(6.9));
+    assert_eq!(*empties.borrow(), vec![secs(5.5)]);
+    // segment 1 ends the stall at 7 s with 5 s buffered, which re-arms the report
+    p.on_fetched(secs(7.0), VIDEO, w.bytes, None, false);
+    let w = p.want(secs(7.0)).unwrap();
+    p.on_requested(secs(7.0), w, 3);
+    p.advance(secs(11.5));
+    assert_eq!(*empties.borrow(), vec![secs(5.5), secs(11.5)]);
+    // the last segment arrives during the stall: from then on all that is left is buffered,
+    // and playing it out to the end is no BUFFER_EMPTY (at 17 s, 500 ms before the end, the
+    // next wake-up is the level report)
+    p.on_fetched(secs(12.5), VIDEO, w.bytes, None, false);
+    p.advance(secs(17.0));
+    assert_eq!(p.next_wakeup(), Some(secs(17.25)));
+    p.advance(secs(17.3));
+    assert_eq!(p.next_wakeup(), Some(secs(17.5)));
+    p.advance(secs(100.0));
+    assert_eq!(p.ended(), Some(secs(17.5)));
+    assert_eq!(*empties.borrow(), vec![secs(5.5), secs(11.5)]);
+    assert_eq!(
+        p.stalls(secs(100.0)),
+        [
+            (secs(6.0), secs(1.0) - Time::ZERO),
+            (secs(12.0), secs(0.5) - Time::ZERO)
+        ]
+    );
 }
 
 #[test]
@@ -209,6 +277,31 @@ fn playback_waits_for_every_track_and_ends_at_the_exact_media_end() {
     p.advance(secs(100.0));
     assert_eq!(p.ended(), Some(secs(10.7)));
     assert!(p.stalls(secs(100.0)).is_empty());
+    // the ABR's estimate is logged with each video request; audio has none
+    let estimates: Vec<_> = p
+        .records()
+        .iter()
+        .map(|r| (r.track, r.estimate_bps))
+        .collect();
+    assert_eq!(
+        estimates,
+        [
+            (VIDEO, Some(3e6)),
+            (AUDIO, None),
+            (VIDEO, Some(3e6)),
+            (AUDIO, None)
+        ]
+    );
+}
+
+#[test]
+fn nothing_is_requested_past_the_last_segment() {
+    // at the top level's 30 s target, 3 segments of 5 s are all fetched at once, and no more
+    let (mut p, _) = player(2, 3, false);
+    p.begin(Time::ZERO);
+    let got = fetch_all(&mut p, Time::ZERO);
+    assert_eq!(got.iter().map(|w| w.index).collect::<Vec<_>>(), [0, 1, 2]);
+    assert_eq!(p.next_wakeup(), Some(secs(0.25)), "only the level report");
 }
 
 #[test]
@@ -269,6 +362,9 @@ fn a_full_buffer_is_rechecked_every_poll_interval_from_the_last_append() {
 #[test]
 fn without_a_poll_interval_the_request_goes_the_instant_the_level_crosses() {
     let mut p = two_segments_by_300_ms(Duration::ZERO);
+    // playing, the player wakes for the crossing at 3.1 s, before the level report at 3.25 s
+    p.advance(ms(3000));
+    assert_eq!(p.next_wakeup(), Some(ms(3100)));
     assert!(p.want(ms(3099)).is_none());
     assert_eq!(p.want(ms(3100)).map(|w| w.index), Some(2));
 }
@@ -296,7 +392,32 @@ fn a_pacing_delay_holds_back_the_request_its_check_chose() {
     assert_eq!((w.index, w.level), (0, 1));
 }
 
-/// Picks `level`, and abandons any download at `level` for `to`.
+#[test]
+fn an_append_as_a_pacing_delay_ends_restarts_the_check_grid() {
+    // the check at 0 s delays segment 0 to 0.2 s; it and segment 1 arrive at once, so 10 s
+    // are buffered at 0.2 s and fall to the 7 s threshold at 3.2 s, between the checks at
+    // 0.2 s + k × 0.4 s: segment 2 goes at the check at 3.4 s
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
+    let abr = DelayFirst {
+        level: 1,
+        delay: Some(Duration::from_millis(200)),
+        later: 1,
+    };
+    let mut p = Player::new(
+        config(Duration::from_millis(400)),
+        video,
+        None,
+        Box::new(abr),
+    );
+    p.begin(Time::ZERO);
+    assert!(p.want(Time::ZERO).is_none());
+    assert_eq!(requests(&fetch_all(&mut p, ms(200))), vec![(0, 1), (1, 1)]);
+    assert!(p.want(ms(3200)).is_none());
+    assert_eq!(p.next_wakeup(), Some(ms(3400)));
+    assert_eq!(p.want(ms(3400)).map(|w| w.index), Some(2));
+}
+
+/// Picks `level`, and abandons any download at `level` for `to` at its second progress event.
 struct AbandonsTo {
     level: usize,
     to: usize,
@@ -307,7 +428,7 @@ impl Abr for AbandonsTo {
         Decision::now(self.level)
     }
     fn abandon(&mut self, _ctx: &AbrContext, p: &Progress) -> Option<usize> {
-        (p.level == self.level).then_some(self.to)
+        (p.level == self.level && p.events == 2).then_some(self.to)
     }
     fn estimate_bps(&self) -> Option<f64> {
         None
@@ -326,6 +447,7 @@ fn an_abandoned_segment_is_re_requested_at_the_level_the_abandonment_chose() {
     let w = p.want(Time::ZERO).unwrap();
     assert_eq!(w.level, 2);
     p.on_requested(Time::ZERO, w, 0);
+    assert_eq!(p.on_progress(ms(300), 500, Some(ms(100))), None);
     assert_eq!(p.on_progress(ms(600), 1000, Some(ms(100))), Some(0));
     p.on_fetched(ms(600), VIDEO, 1000, Some(ms(100)), true);
     // the re-request goes at level 0 without asking the ABR (which would say 2 again)
@@ -344,6 +466,7 @@ pub(in crate::app::dash) struct Script {
     script: Vec<usize>,
     decisions: Counter,
     downloads: Counter,
+    empties: Counter,
     /// Reports an abandonment's ABANDON_LOAD state throughout.
     abandoning: bool,
 }
@@ -355,6 +478,7 @@ impl Script {
             script,
             decisions: Counter::default(),
             downloads: Counter::default(),
+            empties: Counter::default(),
             abandoning: false,
         }
     }
@@ -371,6 +495,9 @@ impl Abr for Script {
     }
     fn on_download(&mut self, _ctx: &AbrContext, _d: &Download) {
         self.downloads.set(self.downloads.get() + 1);
+    }
+    fn on_buffer_empty(&mut self, _now: Time) {
+        self.empties.set(self.empties.get() + 1);
     }
     fn estimate_bps(&self) -> Option<f64> {
         None
@@ -498,6 +625,7 @@ fn an_abandonment_to_a_new_level_fetches_that_levels_init_segment_first() {
     fetch_one(&mut p, Time::ZERO, ms(100), 0);
     let w = p.want(ms(100)).unwrap();
     p.on_requested(ms(100), w, 1);
+    assert_eq!(p.on_progress(ms(300), 500, Some(ms(200))), None);
     assert_eq!(p.on_progress(ms(600), 1000, Some(ms(200))), Some(0));
     p.on_fetched(ms(600), VIDEO, 1000, Some(ms(200)), true);
     let init = fetch_one(&mut p, ms(600), ms(700), 2);
@@ -592,6 +720,30 @@ fn dash_js_5_re_fetches_the_segment_under_the_playhead_whatever_the_buffer() {
 }
 
 #[test]
+fn a_replacement_that_leaves_the_buffer_low_does_not_re_arm_buffer_empty() {
+    // dash.js 5: 15 s buffered from 0 s falls to the 500 ms stall threshold at 14.5 s; the
+    // up-switch at 14.7 s re-fetches segment 2, under the playhead, which adds no buffer
+    let video = Video::constant("v", vec![1e6, 2e6, 4e6, 8e6], Duration::from_secs(5), 10);
+    let abr = Script::new(vec![0, 0, 0, 2]);
+    let empties = abr.empties.clone();
+    let cfg = PlayerConfig {
+        buffer_time_default: Duration::from_secs(18),
+        fast_switching: true,
+        fast_switch_ahead: 0.0,
+        ..config(Duration::ZERO)
+    };
+    let mut p = Player::new(cfg, video, None, Box::new(abr));
+    p.begin(Time::ZERO);
+    fetch_all(&mut p, Time::ZERO);
+    p.advance(secs(14.6));
+    assert_eq!(empties.get(), 1);
+    let w = fetch_one(&mut p, secs(14.7), secs(14.8), 3);
+    assert_eq!((w.index, w.level), (2, 2));
+    p.advance(secs(14.9));
+    assert_eq!(empties.get(), 1);
+}
+
+#[test]
 fn without_fast_switching_or_while_abandoning_the_new_level_starts_after_the_buffer() {
     for (fast, abandoning) in [(false, false), (true, true)] {
         let mut p = switching_abandoning(vec![0, 0, 0, 2], fast, abandoning);
@@ -645,6 +797,14 @@ fn the_comparison_is_with_a_segments_latest_load() {
     };
     // a switch to level 1 is below that copy: nothing is replaced, the buffer grows
     assert_eq!(at_seven(1), (vec![(4, 1)], vec![0, 2, 2, 2, 1]));
+    // a switch back to level 2 at 12 s (level 13 s; 12 + 7.5 s falls in segment 3, also held
+    // at level 2) is no rise over that copy: the buffer grows with segment 5
+    let mut p = switching(vec![0, 0, 0, 2, 2, 2, 1, 2], true);
+    p.begin(Time::ZERO);
+    for t in [0.0, 2.0, 7.0] {
+        fetch_all(&mut p, secs(t));
+    }
+    assert_eq!(requests(&fetch_all(&mut p, secs(12.0))), [(5, 2)]);
     // a switch to level 3 is above it: segments 2 and 3 are fetched again (and, at the top
     // level's 30 s target, the buffer grows on to segment 6)
     let (got, shown) = at_seven(3);
@@ -688,6 +848,24 @@ fn listening(audio_extra: Duration, segments: usize) -> (Player, Levels) {
         ..config(Duration::ZERO)
     };
     (Player::new(cfg, video, Some(audio), Box::new(abr)), levels)
+}
+
+#[test]
+fn audio_ahead_of_the_video_wakes_the_player_as_its_threshold_reaches_its_floor() {
+    // audio targets the video level + 1 s: at 0 s the video fetches segments 0–1 (10 s) and
+    // the audio 0–2 (15 s). Video segment 2 goes at 3 s (7 s) and is still loading at 5.9 s,
+    // when the video level is 4.1 s: audio's threshold, 5.1 s, drains to its 5 s floor at 6 s,
+    // before the level report due at 6.15 s
+    let (mut p, _) = listening(Duration::from_secs(1), 10);
+    p.begin(Time::ZERO);
+    let got = fetch_all(&mut p, Time::ZERO);
+    let tracks: Vec<usize> = got.iter().map(|w| w.track).collect();
+    assert_eq!(tracks, [VIDEO, VIDEO, AUDIO, AUDIO, AUDIO]);
+    let w = p.want(secs(3.0)).unwrap();
+    assert_eq!((w.track, w.index), (VIDEO, 2));
+    p.on_requested(secs(3.0), w, 5);
+    p.advance(secs(5.9));
+    assert_eq!(p.next_wakeup(), Some(secs(6.0)));
 }
 
 /// Fetches, at t = 0, all that `listening(audio_extra, 100)` wants: the audio wants and the
