@@ -13,6 +13,8 @@
 //! connections, then the manifest and every segment on a third).
 
 pub mod abr;
+#[cfg(test)]
+mod fake_net;
 pub mod http;
 pub mod player;
 pub mod profile;
@@ -251,3 +253,7 @@ impl DashSession {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "session_tests.rs"]
+mod tests;
