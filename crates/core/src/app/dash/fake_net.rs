@@ -13,6 +13,8 @@ pub struct FakeNet {
     pub now: Time,
     pub opened: Vec<ConnId>,
     pub upstream: Vec<(ConnId, u64)>,
+    /// Bytes of all the upstream messages.
+    pub upstream_bytes: u64,
     pub unsent: BTreeMap<ConnId, u64>,
     pub written: BTreeMap<ConnId, u64>,
     pub room: u64,
@@ -30,8 +32,9 @@ impl Net for FakeNet {
         self.opened.push(c);
         c
     }
-    fn send_upstream(&mut self, conn: ConnId, id: u64, _bytes: u32) {
+    fn send_upstream(&mut self, conn: ConnId, id: u64, bytes: u32) {
         self.upstream.push((conn, id));
+        self.upstream_bytes += u64::from(bytes);
     }
     fn write(&mut self, conn: ConnId, bytes: u64) {
         *self.unsent.entry(conn).or_default() += bytes;

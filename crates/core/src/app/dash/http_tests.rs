@@ -141,3 +141,49 @@ fn closing_idle_connections_spares_busy_ones_and_new_requests_open_a_new_one() {
     http.on_connected(2, &mut net);
     assert_eq!(net.upstream.last(), Some(&(2, next)));
 }
+
+#[test]
+fn the_pool_limit_counts_open_connections_only() {
+    let mut net = FakeNet::with_room(1_000);
+    let mut http = Http::new(Version::H1, 1);
+    let a = http.request(50_000, &mut net);
+    http.on_connected(0, &mut net);
+    let b = http.request(1_000, &mut net);
+    assert_eq!(
+        net.opened,
+        [0],
+        "b waits: the one connection allowed is busy"
+    );
+    // aborting a closes connection 0, which leaves room for b's
+    http.abort(a, &mut net);
+    assert_eq!(net.opened, [0, 1]);
+    http.on_connected(1, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(1, b)));
+}
+
+#[test]
+fn a_request_is_400_bytes_over_http1_and_100_over_http2() {
+    for (version, bytes) in [(Version::H1, 400), (Version::H2, 100)] {
+        let mut net = FakeNet::with_room(1_000);
+        let mut http = Http::new(version, 6);
+        http.request(1_000, &mut net);
+        http.on_connected(0, &mut net);
+        assert_eq!(net.upstream_bytes, bytes, "{version:?}");
+    }
+}
+
+#[test]
+fn the_body_is_what_arrives_after_the_response_header() {
+    // HTTP/2: 50 B of HEADERS, then 9 B of frame header before each DATA chunk
+    let mut net = FakeNet::with_room(1_000_000);
+    let mut http = Http::new(Version::H2, 6);
+    let id = http.request(10_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, id, &mut net);
+    let mut out = Vec::new();
+    http.on_data(0, 30, &mut net, &mut out);
+    assert_eq!(http.exchange(id).body_received(), 0);
+    http.on_data(0, 970, &mut net, &mut out);
+    assert_eq!(http.exchange(id).received, 991);
+    assert_eq!(http.exchange(id).body_received(), 941);
+}
