@@ -90,10 +90,37 @@ fn an_aborted_http2_stream_gets_no_more_frames() {
     http.abort(id, &mut net);
     assert_eq!(net.upstream.last(), Some(&(0, id | ABORT)));
     http.on_upstream(0, id | ABORT, &mut net);
-    deliver(&mut http, &mut net, 0);
+    let received = http.exchange(id).received;
+    assert!(
+        deliver(&mut http, &mut net, 0).is_empty(),
+        "what was on its way is read and dropped"
+    );
+    assert_eq!(http.exchange(id).received, received);
     http.on_writable(0, &mut net);
     assert_eq!(net.written[&0], before);
     assert!(http.exchange(id).aborted);
+    // the connection stays open for the next stream
+    let next = http.request(1_000, &mut net);
+    assert_eq!(
+        (net.opened.len(), net.upstream.last()),
+        (1, Some(&(0, next)))
+    );
+}
+
+#[test]
+fn aborting_a_queued_request_withdraws_it_and_a_finished_one_is_left_alone() {
+    let mut net = FakeNet::with_room(100_000);
+    let mut http = Http::new(Version::H2, 6);
+    let a = http.request(1_000, &mut net);
+    let b = http.request(1_000, &mut net);
+    http.abort(a, &mut net);
+    http.on_connected(0, &mut net);
+    assert_eq!(net.upstream, [(0, b)], "a never goes out");
+    http.on_upstream(0, b, &mut net);
+    deliver(&mut http, &mut net, 0);
+    http.abort(b, &mut net);
+    assert_eq!(net.upstream, [(0, b)], "no abort for a complete response");
+    assert!(!http.exchange(b).aborted);
 }
 
 #[test]
