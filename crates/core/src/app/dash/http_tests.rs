@@ -214,3 +214,23 @@ fn the_body_is_what_arrives_after_the_response_header() {
     assert_eq!(http.exchange(id).received, 991);
     assert_eq!(http.exchange(id).body_received(), 941);
 }
+
+#[test]
+fn an_http2_response_opens_with_its_headers_and_an_empty_body_sends_no_data_frame() {
+    // with room for only one round, a stream's first write is its 50 B HEADERS and one full
+    // DATA frame (9 B + 8 KiB of body)
+    let mut net = FakeNet::with_room(1);
+    let mut http = Http::new(Version::H2, 6);
+    let long = http.request(100_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, long, &mut net);
+    assert_eq!(net.written[&0], 50 + 9 + H2_CHUNK);
+    // a response without a body is its HEADERS alone
+    let mut net = FakeNet::with_room(1_000);
+    let mut http = Http::new(Version::H2, 6);
+    let empty = http.request(0, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, empty, &mut net);
+    assert_eq!(net.written[&0], 50);
+    assert!(deliver(&mut http, &mut net, 0)[0].complete);
+}
