@@ -690,20 +690,22 @@ mod tests {
         );
     }
 
-    /// dash.js 4.5.3 / 4.7.3: v3 but for the seven values the header lists, read back from
-    /// the two presets' echoes.
-    #[test]
-    fn v4_is_v3_with_what_dash_js_4_changed() {
-        let v4 = Profile::v4();
+    /// The fields of `p` that differ from v3's, read back from the two presets' echoes.
+    fn changed_from_v3(p: &Profile) -> serde_json::Value {
         let echo = |p: &Profile| match serde_json::to_value(p).unwrap() {
             serde_json::Value::Object(m) => m,
             _ => unreachable!("a profile serialises to a table"),
         };
         let v3 = echo(&Profile::v3());
-        let changed: serde_json::Map<_, _> =
-            echo(&v4).into_iter().filter(|(k, v)| v3[k] != *v).collect();
+        serde_json::Value::Object(echo(p).into_iter().filter(|(k, v)| v3[k] != *v).collect())
+    }
+
+    /// dash.js 4.5.3 / 4.7.3: v3 but for the seven values the header lists.
+    #[test]
+    fn v4_is_v3_with_what_dash_js_4_changed() {
+        let v4 = Profile::v4();
         assert_eq!(
-            serde_json::Value::Object(changed),
+            changed_from_v3(&v4),
             serde_json::json!({
                 // Settings.js `buffer.stallThreshold: 0.3`
                 "stall_threshold": "0.3s",
@@ -723,6 +725,43 @@ mod tests {
         );
         assert_eq!(read("\"v4\"").unwrap(), v4);
         assert!(v4.validate().is_ok());
+    }
+
+    /// dash.js v5 (spec §1.12): v3 but for these 23 values; `defaults_match_spec` gives the
+    /// sources of most.
+    #[test]
+    fn v5_is_v3_with_what_dash_js_5_changed() {
+        assert_eq!(
+            changed_from_v3(&Profile::v5()),
+            serde_json::json!({
+                "buffer_time_default": "18s",
+                "stall_threshold": "0.3s",
+                // ScheduleController: bufferLevel + segment duration < target
+                "schedule": "level_plus_segment_below_target",
+                "audio_target_extra": "1s",
+                "estimator": "ewma",
+                "ewma_weight_per_second": 1.5,
+                "window_decrease_scale": 0.7,
+                "window_scan": "newest",
+                "cache_threshold_video": "0s",
+                "cache_threshold_audio": "0s",
+                "dead_time_latency": false,
+                "dynamic_strict": false,
+                "insufficient_buffer_factor": 0.7,
+                "insufficient_buffer_ignore_segments": 2,
+                "switch_history_sample_size": 8,
+                // only decisions where some rule proposed a level are logged
+                "switch_history_logs_no_change": false,
+                "switch_history_logs_abandon": false,
+                "abandon_min_samples": 6,
+                // bytes after the first progress event over the time since it
+                "abandon_rate": "since_first_progress",
+                "switches_during_abandon": "down",
+                "fast_switching": true,
+                "fast_switch_ahead": 0.0,
+                "cache_init_segments": false,
+            })
+        );
     }
 
     #[test]
@@ -770,6 +809,41 @@ mod tests {
             );
             let back: Profile = serde_json::from_value(json).unwrap();
             assert_eq!(back, p);
+        }
+    }
+
+    #[test]
+    fn every_range_is_checked_at_its_edges() {
+        let with = |f: fn(&mut Profile)| {
+            let mut p = Profile::v3();
+            f(&mut p);
+            p.validate()
+        };
+        type Edit = fn(&mut Profile);
+        let cases: [(Edit, Option<&str>); 16] = [
+            (|p| p.bandwidth_safety_factor = 1.0, None),
+            (|p| p.bandwidth_safety_factor = 0.0, Some("bandwidth_safety_factor = 0 is out of range: allowed 0 < bandwidth_safety_factor ≤ 1")),
+            (|p| p.window_decrease_scale = 1.0 + 1e-9, Some("window_decrease_scale = 1.000000001")),
+            (|p| p.abandon_multiplier = 1e-9, None),
+            (|p| p.abandon_multiplier = 0.0, Some("abandon_multiplier = 0 is out of range: allowed abandon_multiplier > 0")),
+            (|p| p.ewma_weight_per_second = f64::INFINITY, Some("ewma_weight_per_second = inf")),
+            (|p| p.ewma_latency_slow_half_life = -1.0, Some("ewma_latency_slow_half_life = -1")),
+            (|p| p.fast_switch_ahead = 100.0, None),
+            (|p| p.fast_switch_ahead = 100.5, Some("fast_switch_ahead = 100.5")),
+            (|p| p.window_increase_scale = 1.0 + 1e-9, None),
+            (|p| p.window_increase_scale = 1.0, Some("window_increase_scale = 1 is out of range: allowed > 1")),
+            (|p| p.max_measurements = 1, None),
+            (|p| p.switch_history_depth = 0, Some("switch_history_depth must be at least 1")),
+            (|p| p.playback_low_water = Duration::from_secs(1), None),
+            (|p| p.buffer_time_default = Duration::from_nanos(1), None),
+            (|p| p.buffer_time_default = Duration::ZERO, Some("buffer_time_default must be positive")),
+        ];
+        for (i, (set, want)) in cases.into_iter().enumerate() {
+            match (with(set), want) {
+                (Ok(()), None) => {}
+                (Err(e), Some(w)) => assert!(e.contains(w), "case {i}: {e}"),
+                (got, _) => panic!("case {i}: {got:?}, want {want:?}"),
+            }
         }
     }
 
