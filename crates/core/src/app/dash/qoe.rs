@@ -82,6 +82,7 @@ pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
 mod tests {
     use super::*;
     use crate::app::dash::player::tests::{config, fetch_one, secs, Script};
+    use crate::app::dash::player::PlayerConfig;
     use crate::app::dash::video::Video;
     use crate::time::Duration;
 
@@ -117,5 +118,39 @@ mod tests {
         assert!((qoe + 5.6).abs() < 1e-12, "{qoe}");
         assert!((q["qoe_lin_per_segment"].as_f64().unwrap() - qoe / 3.0).abs() < 1e-12);
         assert_eq!(q["playback_complete"], true);
+    }
+
+    #[test]
+    fn only_drops_are_down_switches_and_an_abandoned_load_is_not_a_replaced_one() {
+        // a first try at level 2 abandoned with 1000 B, then levels 2, 0, 0, 1, 2:
+        // switches 2→0, 0→1, 1→2; one of them down (0→0 is none)
+        let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 5);
+        let cfg = PlayerConfig {
+            buffer_time_default: Duration::from_secs(60),
+            ..config(Duration::ZERO)
+        };
+        let script = Script::new(vec![2, 2, 0, 0, 1, 2]);
+        let mut p = Player::new(cfg, video, None, Box::new(script));
+        p.begin(Time::ZERO);
+        let w = p.want(Time::ZERO).unwrap();
+        p.on_requested(Time::ZERO, w, 0);
+        p.on_fetched(secs(0.5), VIDEO, 1000, Some(secs(0.2)), true);
+        for k in 1..=5 {
+            fetch_one(&mut p, secs(0.5), secs(0.5), k);
+        }
+        let q = summarize(&p, Time::ZERO, secs(0.5));
+        assert_eq!(q["avg_quality"], 1.0);
+        assert_eq!(
+            [&q["quality_switches"], &q["quality_down_switches"]],
+            [3, 1]
+        );
+        assert_eq!(
+            [
+                &q["segments_abandoned"],
+                &q["segments_replaced"],
+                &q["replaced_bytes"]
+            ],
+            [1, 0, 0]
+        );
     }
 }
