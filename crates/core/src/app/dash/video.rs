@@ -198,7 +198,18 @@ mod tests {
             (v.segments, v.size(0, 1), v.size(1, 0)),
             (2, 75_001, 35_000)
         );
+        assert_eq!(v.bitrates_bps, [100e3, 200e3]);
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [200, 100], "segment_sizes_bits": [[1, 2]]}"#).unwrap_err().contains("increasing"));
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[1]]}"#).unwrap_err().contains("segment 0"));
+        for bad in ["0", "-8"] {
+            let movie = format!(
+                r#"{{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[300000, 600008], [280000, {bad}]]}}"#
+            );
+            let e = Video::from_sabre_json("m", &movie).unwrap_err();
+            assert!(
+                e.contains("segment 1 has a size that is not a positive"),
+                "{e}"
+            );
+        }
     }
 }
