@@ -8,6 +8,8 @@
 
 mod histogram;
 mod summary;
+#[cfg(test)]
+mod summary_tests;
 pub mod tables;
 
 pub use histogram::Histogram;
@@ -366,5 +368,50 @@ mod tests {
             (1_000_000_000, 2_000_000_000)
         );
         assert_eq!(f.bw_est.hist.mean(), Some(5e6 / 3.0));
+    }
+
+    #[test]
+    fn rate_samples_are_recorded_in_bits_per_second_when_asked_and_rtts_within_the_window() {
+        let window = Window {
+            start: at(1_000),
+            end: at(2_000),
+        };
+        let sample = |delivered: Option<u64>, interval_ms: Option<u64>, rtt_ms: u64| RateSample {
+            delivered,
+            interval: interval_ms.map(Duration::from_millis),
+            rtt: Some(Duration::from_millis(rtt_ms)),
+            acked_sacked: 3,
+            losses: 1,
+            prior_in_flight: 9,
+            ..RateSample::default()
+        };
+        for record in [false, true] {
+            let mut m = Metrics::new(1, window, record);
+            m.add_conn(0);
+            // 10 packets of 1000 B in 20 ms: 4 Mb/s
+            m.on_rate_sample(at(1_000), 0, &sample(Some(10), Some(20), 40), 1000);
+            // no rate (no interval): the last rate stays; no reference: no row
+            m.on_rate_sample(at(1_500), 0, &sample(Some(10), None, 50), 1000);
+            m.on_rate_sample(at(1_999), 0, &sample(None, None, 60), 1000);
+            // the window's end is outside it, as is what came before it
+            m.on_rate_sample(at(2_000), 0, &sample(None, None, 500), 1000);
+            m.on_rate_sample(at(999), 0, &sample(None, None, 500), 1000);
+            let f = &m.per_conn[0];
+            assert_eq!(f.last_rate_bps, 4e6);
+            assert_eq!(f.rtt_ns.mean(), Some(50e6));
+            let t = &m.samples;
+            if !record {
+                assert!(t.is_empty());
+                continue;
+            }
+            assert_eq!(t.len(), 2);
+            assert_eq!((t.t[0], t.rate_bps[0], t.interval_s[0]), (1.0, 4e6, 0.02));
+            assert!(t.rate_bps[1].is_nan() && t.interval_s[1].is_nan());
+            assert_eq!((t.delivered_pkts[1], t.rtt_s[1]), (10, 0.05));
+            assert_eq!(
+                (t.acked_sacked[0], t.losses[0], t.prior_in_flight[0]),
+                (3, 1, 9)
+            );
+        }
     }
 }
