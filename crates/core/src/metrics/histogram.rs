@@ -106,6 +106,32 @@ mod tests {
     }
 
     #[test]
+    fn a_larger_value_reads_as_the_middle_of_its_bucket() {
+        // 1000 falls in the bucket 1000–1003 (a width of 4 between 512 and 1024)
+        let mut h = Histogram::default();
+        h.add(1000, 1);
+        assert_eq!(h.quantile(0.5), Some(1001.5));
+        assert_eq!(h.mean(), Some(1000.0));
+    }
+
+    #[test]
+    fn an_empty_histogram_has_no_mean_or_quantile() {
+        let h = Histogram::default();
+        assert!(h.is_empty());
+        assert_eq!((h.mean(), h.quantile(0.5)), (None, None));
+    }
+
+    #[test]
+    fn a_total_weight_that_rounds_up_as_a_float_still_finds_the_top_value() {
+        // 2^53 + 3 becomes 2^53 + 4 as an f64: the 100th percentile's target exceeds the
+        // total, and the answer is the highest value present
+        let mut h = Histogram::default();
+        h.add(3, 1);
+        h.add(5, (1 << 53) + 2);
+        assert_eq!(h.quantile(1.0), Some(5.0));
+    }
+
+    #[test]
     fn merging_equals_adding_everything_to_one() {
         let (mut a, mut b, mut both) = (
             Histogram::default(),

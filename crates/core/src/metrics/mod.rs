@@ -110,7 +110,6 @@ pub struct QueueCounters {
     pub arrivals: u64,
     pub queue_drops: u64,
     pub random_drops: u64,
-    pub departed_pkts: u64,
     pub departed_bytes: u64,
 }
 
@@ -200,7 +199,6 @@ impl Metrics {
 
     pub fn on_departure(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
         let q = &mut self.bottleneck;
-        q.counters.departed_pkts += 1;
         q.counters.departed_bytes += pkt.wire_bytes as u64;
         if !pkt.kind.is_upstream() {
             self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.wire_bytes as u64;

@@ -20,13 +20,12 @@ use super::{ConnCounters, Histogram, Metrics, QueueCounters, BIN};
 use crate::scenario::Scenario;
 use crate::time::{Duration, Time};
 use crate::transport::sender::SenderStats;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Map, Number, Value};
 
+/// A figure, or null where there is none (or it is not finite).
 fn num(x: Option<f64>) -> Value {
-    match x {
-        Some(v) if v.is_finite() => json!(v),
-        _ => Value::Null,
-    }
+    x.and_then(Number::from_f64)
+        .map_or(Value::Null, Value::Number)
 }
 
 fn ratio(a: u64, b: u64) -> Option<f64> {
@@ -203,7 +202,6 @@ fn bottleneck(
         arrivals: end.arrivals - start.arrivals,
         queue_drops: end.queue_drops - start.queue_drops,
         random_drops: end.random_drops - start.random_drops,
-        departed_pkts: end.departed_pkts - start.departed_pkts,
         departed_bytes: end.departed_bytes - start.departed_bytes,
     };
     let cap = capacity_bits(s, w.start, w.end.min(run_end));

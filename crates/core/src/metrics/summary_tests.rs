@@ -14,7 +14,8 @@ fn at(ms: u64) -> Time {
     Time::ZERO + Duration::from_millis(ms)
 }
 
-/// 10 Mb/s, 8 Mb/s from 1 s, 5 Mb/s from 6 s; 100 ms (BDP 125 000 B); flow `b` starts at 4 s.
+/// 10 Mb/s, 8 Mb/s from 1 s, 5 Mb/s from 6 s; 100 ms (BDP 125 000 B); flow `b` is due at 3 s
+/// (its application starts it at 4 s).
 fn scenario() -> Scenario {
     let v = json!({
         "name": "t", "duration": "10s",
@@ -22,7 +23,7 @@ fn scenario() -> Scenario {
                        "queue": {"kind": "droptail", "limit": "1BDP"},
                        "schedule": [{"at": "1s", "rate": "8Mbps"}, {"at": "6s", "rate": "5Mbps"}]},
         "flow": [{"name": "a", "cc": "bbr", "app": {"kind": "bulk"}},
-                 {"name": "b", "cc": "cubic", "app": {"kind": "bulk"}, "start": "4s"}]
+                 {"name": "b", "cc": "cubic", "app": {"kind": "bulk"}, "start": "3s"}]
     });
     Scenario::from_json(&v.to_string()).unwrap()
 }
@@ -80,10 +81,20 @@ fn run() -> Value {
     m.on_flow_start(at(4_000), 1);
     // before the window: cut off by the snapshot
     m.on_delivered(at(1_000), 0, 1_000);
-    m.on_arrival(at(1_000), 0, false, 1_500);
+    for reason in [
+        None,
+        Some(DropReason::QueueFull),
+        Some(DropReason::RandomLoss),
+    ] {
+        m.on_arrival(at(1_000), 0, false, 1_500);
+        if let Some(r) = reason {
+            m.on_drop(&data(0, at(1_000)), r);
+        }
+    }
+    m.on_departure(at(1_500), &data(0, at(1_000)), 1_500);
     rtt(at(1_000), &mut m, 0, 500);
     cc(at(0), &mut m, 0, "STARTUP", Some(1e6));
-    m.snapshot(true, &[(2_000, 0), (0, 0), (0, 0)]);
+    m.snapshot(true, &[(2_000, 500), (0, 0), (0, 0)]);
     // in it
     cc(at(3_000), &mut m, 0, "PROBE_BW", Some(2e6));
     cc(at(5_000), &mut m, 0, "PROBE_BW", Some(4e6));
@@ -97,7 +108,8 @@ fn run() -> Value {
         rtt(at(t), &mut m, 0, ms);
     }
     rtt(at(5_000), &mut m, 2, 120);
-    m.on_delivered(at(5_000), 0, 4_000_000);
+    m.on_delivered(at(5_000), 0, 3_500_000);
+    m.on_delivered(at(9_000), 0, 500_000); // after b finished
     m.on_delivered(at(5_000), 1, 1_000_000);
     m.on_delivered(at(6_000), 2, 1_000_000);
     m.on_arrival(at(4_000), 0, false, 3_000);
@@ -116,7 +128,7 @@ fn run() -> Value {
     m.on_flow_done(at(9_000), 1); // the first finish counts
     m.snapshot(
         false,
-        &[(5_000_000, 100_000), (1_100_000, 50_000), (1_000_000, 0)],
+        &[(5_000_000, 100_500), (1_100_000, 50_000), (1_000_000, 0)],
     );
     m.finish(at(10_000));
     let senders = [stats(1, 2, 3), stats(0, 1, 0), stats(2, 0, 1)];
@@ -234,8 +246,12 @@ fn the_bottleneck_is_measured_against_its_rate_schedule() {
     close(&q["backlog_mean_bdp"], 16_708.0 / 8.0 / 125_000.0, 1e-12);
     close(&q["backlog_p50_bdp"], 1_500.0 / 125_000.0, 0.008);
     close(&q["backlog_p99_bdp"], 3_052.0 / 125_000.0, 0.008);
-    // while both flows ran (4–8 s): a delivered 4 MB, b 2 MB
-    close(&q["jain_index"], 36.0 / 40.0, 1e-12);
+    // while both flows ran (4–8 s): a delivered 3.5 MB, b 2 MB
+    close(
+        &q["jain_index"],
+        5.5 * 5.5 / (2.0 * (3.5 * 3.5 + 2.0 * 2.0)),
+        1e-12,
+    );
 }
 
 #[test]
