@@ -153,17 +153,23 @@ fn at_the_top_level_the_buffer_target_is_the_top_quality_one() {
     assert_eq!(fetch_all(&mut p, Time::ZERO).len(), 6);
 }
 
-#[test]
-fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() {
-    let (mut p, empties) = player(0, 100, false);
+/// Begins `p`, loads segment 0 by 1 s (playback starts there) and requests segment 1 at once.
+fn playing_from_one_second(p: &mut Player) -> Want {
     p.begin(Time::ZERO);
     let w = p.want(Time::ZERO).unwrap();
     p.on_requested(Time::ZERO, w, 0);
-    p.on_fetched(secs(1.0), 0, w.bytes, Some(secs(0.5)), false);
-    assert_eq!(p.started(), Some(secs(1.0)));
-    // the second segment is requested at once but only arrives at 9.25 s; the buffer ran out at 6 s
+    p.on_fetched(secs(1.0), VIDEO, w.bytes, None, false);
     let w = p.want(secs(1.0)).unwrap();
     p.on_requested(secs(1.0), w, 1);
+    w
+}
+
+#[test]
+fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() {
+    let (mut p, empties) = player(0, 100, false);
+    // the second segment is requested at once but only arrives at 9.25 s; the buffer ran out at 6 s
+    let w = playing_from_one_second(&mut p);
+    assert_eq!(p.started(), Some(secs(1.0)));
     p.advance(secs(8.0));
     assert_eq!(
         *empties.borrow(),
@@ -182,12 +188,7 @@ fn a_stall_starts_the_instant_the_buffer_empties_and_lasts_until_data_returns() 
 fn buffer_empty_is_heard_once_per_fall_to_the_stall_threshold_and_not_at_the_streams_end() {
     // 3 segments of 5 s; segment 0 plays from 1 s, so 500 ms are left at 5.5 s
     let (mut p, empties) = player(0, 3, false);
-    p.begin(Time::ZERO);
-    let w = p.want(Time::ZERO).unwrap();
-    p.on_requested(Time::ZERO, w, 0);
-    p.on_fetched(secs(1.0), VIDEO, w.bytes, None, false);
-    let w = p.want(secs(1.0)).unwrap();
-    p.on_requested(secs(1.0), w, 1);
+    playing_from_one_second(&mut p);
     assert_eq!(p.fetching(VIDEO).map(|f| f.index), Some(1));
     p.advance(secs(5.4));
     assert_eq!(p.next_wakeup(), Some(secs(5.5)), "woken for the crossing");
@@ -235,12 +236,7 @@ fn a_browser_stalls_at_its_low_water_mark_but_plays_the_video_to_its_end() {
     // buffered end, so segment 0 plays until 5.95 s
     let (mut p, _) = player(0, 2, false);
     p.cfg.playback_low_water = Duration::from_millis(50);
-    p.begin(Time::ZERO);
-    let w = p.want(Time::ZERO).unwrap();
-    p.on_requested(Time::ZERO, w, 0);
-    p.on_fetched(secs(1.0), VIDEO, w.bytes, None, false);
-    let w = p.want(secs(1.0)).unwrap();
-    p.on_requested(secs(1.0), w, 1);
+    let w = playing_from_one_second(&mut p);
     assert_eq!(
         p.next_wakeup(),
         Some(secs(1.25)),
@@ -369,21 +365,24 @@ fn without_a_poll_interval_the_request_goes_the_instant_the_level_crosses() {
     assert_eq!(p.want(ms(3100)).map(|w| w.index), Some(2));
 }
 
-#[test]
-fn a_pacing_delay_holds_back_the_request_its_check_chose() {
-    let video = Video::constant("v", vec![1e6, 2e6], Duration::from_secs(5), 10);
+/// A begun player of 5 s segments whose ABR chooses level 1 with a 200 ms delay at its first
+/// check, then `later`, checking every `interval_ms`.
+fn delayed_first(bitrates: Vec<f64>, interval_ms: u64, later: usize) -> Player {
+    let video = Video::constant("v", bitrates, Duration::from_secs(5), 10);
     let abr = DelayFirst {
         level: 1,
         delay: Some(Duration::from_millis(200)),
-        later: 0,
+        later,
     };
-    let mut p = Player::new(
-        config(Duration::from_millis(500)),
-        video,
-        None,
-        Box::new(abr),
-    );
+    let cfg = config(Duration::from_millis(interval_ms));
+    let mut p = Player::new(cfg, video, None, Box::new(abr));
     p.begin(Time::ZERO);
+    p
+}
+
+#[test]
+fn a_pacing_delay_holds_back_the_request_its_check_chose() {
+    let mut p = delayed_first(vec![1e6, 2e6], 500, 0);
     // the check at 0 s asks for 200 ms of delay: the request goes at 0.2 s, between checks,
     // at the level that check chose (dash.js delays the request; it does not decide again)
     assert!(p.want(Time::ZERO).is_none());
@@ -397,19 +396,7 @@ fn an_append_as_a_pacing_delay_ends_restarts_the_check_grid() {
     // the check at 0 s delays segment 0 to 0.2 s; it and segment 1 arrive at once, so 10 s
     // are buffered at 0.2 s and fall to the 7 s threshold at 3.2 s, between the checks at
     // 0.2 s + k × 0.4 s: segment 2 goes at the check at 3.4 s
-    let video = Video::constant("v", vec![1e6, 2e6, 4e6], Duration::from_secs(5), 10);
-    let abr = DelayFirst {
-        level: 1,
-        delay: Some(Duration::from_millis(200)),
-        later: 1,
-    };
-    let mut p = Player::new(
-        config(Duration::from_millis(400)),
-        video,
-        None,
-        Box::new(abr),
-    );
-    p.begin(Time::ZERO);
+    let mut p = delayed_first(vec![1e6, 2e6, 4e6], 400, 1);
     assert!(p.want(Time::ZERO).is_none());
     assert_eq!(requests(&fetch_all(&mut p, ms(200))), vec![(0, 1), (1, 1)]);
     assert!(p.want(ms(3200)).is_none());
