@@ -53,9 +53,6 @@ impl Time {
     pub fn saturating_since(self, earlier: Time) -> Duration {
         Duration(self.0.saturating_sub(earlier.0))
     }
-    pub fn checked_add(self, d: Duration) -> Option<Time> {
-        self.0.checked_add(d.0).map(Time)
-    }
     pub fn saturating_add(self, d: Duration) -> Time {
         Time(self.0.saturating_add(d.0))
     }
