@@ -36,10 +36,6 @@ impl Alarm {
         }
     }
 
-    pub fn deadline(&self) -> Option<Time> {
-        (self.deadline != Time::NEVER).then_some(self.deadline)
-    }
-
     /// After an event that was not due: the time to schedule a new event at, if any.
     #[must_use]
     pub fn rearm(&mut self) -> Option<Time> {
