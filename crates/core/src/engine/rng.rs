@@ -39,6 +39,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_chance_of_zero_draws_nothing_from_the_stream() {
+        // a scenario without random loss must see the same draws as one that never asks
+        let mut asked = Rng::stream(7, 1);
+        let mut not_asked = Rng::stream(7, 1);
+        assert!(!asked.chance(0.0));
+        assert_eq!(asked.below(1 << 40), not_asked.below(1 << 40));
+        assert!(asked.chance(1.0));
+    }
+
+    #[test]
     fn streams_are_reproducible_and_independent() {
         let a: Vec<u64> = (0..4).map(|_| Rng::stream(7, 1).below(1000)).collect();
         let mut r1 = Rng::stream(7, 1);

@@ -93,15 +93,6 @@ impl<E> Scheduler<E> {
         Some((e.at, e.event))
     }
 
-    /// Time of the earliest pending event.
-    pub fn peek_time(&self) -> Option<Time> {
-        self.heap.peek().map(|e| e.at)
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.heap.is_empty()
-    }
-
     /// Number of events processed so far.
     pub fn events_processed(&self) -> u64 {
         self.popped
@@ -136,6 +127,37 @@ mod tests {
         let order: Vec<_> =
             std::iter::from_fn(|| s.pop_until(Time::NEVER).map(|(_, e)| e)).collect();
         assert_eq!(order, vec![99, 0, 1, 2, 3, 4]);
+    }
+
+    #[test]
+    fn pop_until_takes_an_event_at_its_bound_not_after_and_counts_what_it_popped() {
+        let mut s = Scheduler::new();
+        for (t, e) in [(10, 'a'), (20, 'b'), (20, 'c'), (21, 'd')] {
+            s.schedule(Time::from_nanos(t), e);
+        }
+        assert_eq!(s.peak_pending(), 4);
+        assert_eq!(s.pop_until(Time::from_nanos(9)), None);
+        assert_eq!(
+            s.pop_until(Time::from_nanos(20)),
+            Some((Time::from_nanos(10), 'a'))
+        );
+        assert_eq!(
+            s.pop_until(Time::from_nanos(20)),
+            Some((Time::from_nanos(20), 'b'))
+        );
+        assert_eq!(
+            s.pop_until(Time::from_nanos(20)),
+            Some((Time::from_nanos(20), 'c'))
+        );
+        assert_eq!(s.pop_until(Time::from_nanos(20)), None);
+        assert_eq!((s.now(), s.events_processed()), (Time::from_nanos(20), 3));
+        s.schedule(Time::from_nanos(30), 'e');
+        assert_eq!(s.peak_pending(), 4, "the most at once, not the total");
+        // the clock moves forward only
+        s.advance_to(Time::from_nanos(25));
+        assert_eq!(s.now(), Time::from_nanos(25));
+        s.advance_to(Time::from_nanos(22));
+        assert_eq!(s.now(), Time::from_nanos(25));
     }
 
     proptest! {

@@ -136,5 +136,9 @@ mod tests {
         );
         let e = parse::<Shape>(&json!({"kind": "box", "side": []}), "t.shape").unwrap_err();
         assert!(e.message.contains("unknown field `side`"), "{}", e.message);
+        // a field missing from a known kind is the table's error, not its kind's
+        let e = parse::<Shape>(&json!({"kind": "box"}), "t.shape").unwrap_err();
+        assert_eq!(e.path, "t.shape");
+        assert!(e.message.contains("missing field `sides`"), "{}", e.message);
     }
 }

@@ -273,6 +273,9 @@ fn an_error_inside_a_kind_table_names_the_field() {
     let e = dash(json!({"abr": {"kind": "bba", "reservoir": "-1s"}}));
     assert_eq!(e.path, "flow[0].app.abr");
     assert!(e.message.starts_with("reservoir: "), "{e}");
+    // the one bad field among good ones
+    let e = dash(json!({"abr": {"kind": "bba", "cushion": "10s", "reservoir": "-1s"}}));
+    assert!(e.message.starts_with("reservoir: "), "{e}");
     // a fixed level is checked against the video's ladder (www21: levels 0 to 10)
     let e = dash(json!({"abr": {"kind": "fixed", "level": 11}}));
     assert_eq!(e.path, "flow[0].app.abr");
