@@ -9,6 +9,17 @@ fn deliver(http: &mut Http, net: &mut FakeNet, conn: ConnId) -> Vec<Arrival> {
     out
 }
 
+/// An HTTP/2 client over sockets that each hold `room` unsent bytes, with one request for
+/// `body` bytes whose response the server has begun on connection 0.
+fn h2_serving(room: u64, body: u64) -> (FakeNet, Http, u64) {
+    let mut net = FakeNet::with_room(room);
+    let mut http = Http::new(Version::H2, 6);
+    let id = http.request(body, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_upstream(0, id, &mut net);
+    (net, http, id)
+}
+
 #[test]
 fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
     let mut net = FakeNet {
@@ -47,11 +58,7 @@ fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
 
 #[test]
 fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
-    let mut net = FakeNet::with_room(20_000);
-    let mut http = Http::new(Version::H2, 6);
-    let video = http.request(100_000, &mut net);
-    http.on_connected(0, &mut net);
-    http.on_upstream(0, video, &mut net);
+    let (mut net, mut http, video) = h2_serving(20_000, 100_000);
     let audio = http.request(3_000, &mut net);
     assert_eq!(
         net.opened,
@@ -81,11 +88,7 @@ fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
 
 #[test]
 fn an_aborted_http2_stream_gets_no_more_frames() {
-    let mut net = FakeNet::with_room(10_000);
-    let mut http = Http::new(Version::H2, 6);
-    let id = http.request(1_000_000, &mut net);
-    http.on_connected(0, &mut net);
-    http.on_upstream(0, id, &mut net);
+    let (mut net, mut http, id) = h2_serving(10_000, 1_000_000);
     let before = net.written[&0];
     http.abort(id, &mut net);
     assert_eq!(net.upstream.last(), Some(&(0, id | ABORT)));
@@ -202,11 +205,7 @@ fn a_request_is_400_bytes_over_http1_and_100_over_http2() {
 #[test]
 fn the_body_is_what_arrives_after_the_response_header() {
     // HTTP/2: 50 B of HEADERS, then 9 B of frame header before each DATA chunk
-    let mut net = FakeNet::with_room(1_000_000);
-    let mut http = Http::new(Version::H2, 6);
-    let id = http.request(10_000, &mut net);
-    http.on_connected(0, &mut net);
-    http.on_upstream(0, id, &mut net);
+    let (mut net, mut http, id) = h2_serving(1_000_000, 10_000);
     let mut out = Vec::new();
     http.on_data(0, 30, &mut net, &mut out);
     assert_eq!(http.exchange(id).body_received(), 0);
@@ -219,18 +218,10 @@ fn the_body_is_what_arrives_after_the_response_header() {
 fn an_http2_response_opens_with_its_headers_and_an_empty_body_sends_no_data_frame() {
     // with room for only one round, a stream's first write is its 50 B HEADERS and one full
     // DATA frame (9 B + 8 KiB of body)
-    let mut net = FakeNet::with_room(1);
-    let mut http = Http::new(Version::H2, 6);
-    let long = http.request(100_000, &mut net);
-    http.on_connected(0, &mut net);
-    http.on_upstream(0, long, &mut net);
+    let (net, _, _) = h2_serving(1, 100_000);
     assert_eq!(net.written[&0], 50 + 9 + H2_CHUNK);
     // a response without a body is its HEADERS alone
-    let mut net = FakeNet::with_room(1_000);
-    let mut http = Http::new(Version::H2, 6);
-    let empty = http.request(0, &mut net);
-    http.on_connected(0, &mut net);
-    http.on_upstream(0, empty, &mut net);
+    let (mut net, mut http, _) = h2_serving(1_000, 0);
     assert_eq!(net.written[&0], 50);
     assert!(deliver(&mut http, &mut net, 0)[0].complete);
 }
