@@ -327,3 +327,13 @@ pub fn hook_tour<C: CongestionControl>(cc: C, step: &Ack) -> Vec<Outputs> {
     acks(&mut d, step.clone(), 4);
     out
 }
+
+/// A range-check table's row: `got` is accepted when `want` is `None`, and otherwise refused
+/// with a message containing `want`.
+pub fn assert_validation(got: Result<(), String>, want: Option<&str>, case: &dyn std::fmt::Debug) {
+    match (got, want) {
+        (Ok(()), None) => {}
+        (Err(e), Some(w)) => assert!(e.contains(w), "{case:?}: {e}"),
+        (got, _) => panic!("{case:?}: {got:?}, want {want:?}"),
+    }
+}

@@ -477,11 +477,7 @@ mod tests {
             (mpc(5, 4.3, f64::NAN), Some("smooth_penalty = NaN")),
         ];
         for (config, want) in cases {
-            match (config.validate(), want) {
-                (Ok(()), None) => {}
-                (Err(e), Some(w)) => assert!(e.contains(w), "{config:?}: {e}"),
-                (got, _) => panic!("{config:?}: {got:?}, want {want:?}"),
-            }
+            crate::testing::assert_validation(config.validate(), want, &config);
         }
     }
 
