@@ -201,6 +201,87 @@ mod tests {
     }
 
     #[test]
+    fn constructors_scale_by_their_unit() {
+        assert_eq!(Time::from_nanos(7).as_nanos(), 7);
+        assert_eq!(Time::from_micros(7).as_nanos(), 7_000);
+        assert_eq!(Time::from_millis(7).as_nanos(), 7_000_000);
+        assert_eq!(Time::from_secs(7).as_nanos(), 7_000_000_000);
+        assert_eq!(Duration::from_nanos(7).as_nanos(), 7);
+        assert_eq!(Duration::from_micros(7).as_nanos(), 7_000);
+        assert_eq!(Duration::from_millis(7).as_nanos(), 7_000_000);
+        assert_eq!(Duration::from_secs(7).as_nanos(), 7_000_000_000);
+    }
+
+    #[test]
+    fn conversions_out_floor_to_whole_units() {
+        assert_eq!(Time::from_nanos(2_999_999).as_millis(), 2);
+        assert_eq!(Time::from_nanos(2_500_000_000).as_secs_f64(), 2.5);
+        assert_eq!(Duration::from_nanos(2_999).as_micros(), 2);
+        assert_eq!(Duration::from_nanos(2_999_999).as_millis(), 2);
+        assert_eq!(Duration::from_nanos(250_000_000).as_secs_f64(), 0.25);
+        assert!(Duration::ZERO.is_zero());
+        assert!(!Duration::from_nanos(1).is_zero());
+    }
+
+    #[test]
+    fn seconds_as_f64_round_to_the_nearest_nanosecond() {
+        assert_eq!(Duration::from_secs_f64(1.4e-9), Duration::from_nanos(1));
+        assert_eq!(Duration::from_secs_f64(1.6e-9), Duration::from_nanos(2));
+        assert_eq!(Duration::from_secs_f64(2.5), Duration::from_millis(2500));
+        assert_eq!(Duration::from_secs_f64(0.0), Duration::ZERO);
+        assert_eq!(Duration::from_secs_f64(f64::NAN), Duration::ZERO);
+        assert_eq!(Duration::from_secs_f64(1e30), Duration::MAX);
+        assert_eq!(
+            Duration::from_millis(100).mul_f64(2.5),
+            Duration::from_millis(250)
+        );
+        assert_eq!(Duration::from_millis(100).mul_f64(-1.0), Duration::ZERO);
+    }
+
+    #[test]
+    fn saturating_arithmetic_stops_at_the_ends() {
+        let t = Time::from_secs(3);
+        assert_eq!(t.saturating_sub(Duration::from_secs(1)), Time::from_secs(2));
+        assert_eq!(t.saturating_sub(Duration::from_secs(5)), Time::ZERO);
+        assert_eq!(
+            t.saturating_since(Time::from_secs(1)),
+            Duration::from_secs(2)
+        );
+        assert_eq!(t.saturating_add(Duration::from_secs(1)), Time::from_secs(4));
+        assert_eq!(t.saturating_add(Duration::MAX), Time::NEVER);
+        let d = Duration::from_secs(3);
+        assert_eq!(
+            d.saturating_sub(Duration::from_secs(1)),
+            Duration::from_secs(2)
+        );
+        assert_eq!(d.saturating_sub(Duration::from_secs(5)), Duration::ZERO);
+    }
+
+    #[test]
+    fn spans_add_subtract_multiply_and_divide_exactly() {
+        let mut t = Time::from_millis(10);
+        t += Duration::from_millis(5);
+        assert_eq!(t, Time::from_millis(15));
+        assert_eq!(t + Duration::from_millis(5), Time::from_millis(20));
+        assert_eq!(t - Duration::from_millis(5), Time::from_millis(10));
+        assert_eq!(t - Time::from_millis(4), Duration::from_millis(11));
+        let mut d = Duration::from_millis(10);
+        d += Duration::from_millis(5);
+        assert_eq!(d, Duration::from_millis(15));
+        assert_eq!(d + Duration::from_millis(5), Duration::from_millis(20));
+        assert_eq!(d - Duration::from_millis(4), Duration::from_millis(11));
+        assert_eq!(d.checked_mul(3), Some(Duration::from_millis(45)));
+        assert_eq!(Duration::MAX.checked_mul(2), None);
+        assert_eq!(d.div(4), Duration::from_nanos(3_750_000));
+    }
+
+    #[test]
+    fn debug_output_states_the_unit() {
+        assert_eq!(format!("{:?}", Time::from_millis(1500)), "1.500000000s");
+        assert_eq!(format!("{:?}", Duration::from_micros(3)), "3000ns");
+    }
+
+    #[test]
     fn a_span_displays_in_the_largest_exact_unit() {
         assert_eq!(Duration::from_secs(10).to_string(), "10s");
         assert_eq!(Duration::from_millis(2500).to_string(), "2500ms");

@@ -399,3 +399,40 @@ fn an_empty_summary_window_is_rejected_and_times_are_stated_in_the_scenarios_uni
     let s = parse(&v).unwrap();
     assert_eq!(s.flows[0].start, Duration::from_secs(20));
 }
+
+#[test]
+fn fields_left_out_take_their_documented_defaults() {
+    let s = parse(&json!({
+        "bottleneck": {"rate": "10Mbps", "rtt": "40ms"},
+        "flow": [{"cc": "cubic", "app": {"kind": "bulk", "bytes": "1MB"}}]
+    }))
+    .unwrap();
+    assert_eq!((s.name.as_str(), s.seed, s.duration), ("scenario", 1, None));
+    let b = &s.bottleneck;
+    assert_eq!(b.line_rate, Rate::from_mbps(1000));
+    assert!(matches!(b.shaper, Shaper::None));
+    assert_eq!(b.limit, Limit::Packets(1000), "Linux's txqueuelen");
+    assert_eq!(
+        (b.loss, b.jitter, b.netem.is_none()),
+        (0.0, Duration::ZERO, true)
+    );
+    assert_eq!(s.flows.len(), 1);
+    let f = &s.flows[0];
+    assert_eq!(f.name, "flow0");
+    assert_eq!(
+        (f.start, f.stop, f.extra_rtt),
+        (Duration::ZERO, None, Duration::ZERO)
+    );
+    assert_eq!(
+        (f.mss, f.initial_cwnd, f.rcvbuf),
+        (1448, 10, DEFAULT_RCVBUF)
+    );
+    assert!(f.slow_start_after_idle && !f.tso);
+    let t = &s.telemetry;
+    assert_eq!(t.interval, Some(Duration::from_millis(10)));
+    assert!(
+        t.rate_samples,
+        "samples.parquet is written unless turned off"
+    );
+    assert_eq!((t.summary_start, t.summary_end), (Duration::ZERO, None));
+}

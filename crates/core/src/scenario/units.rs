@@ -167,6 +167,119 @@ mod tests {
     }
 
     #[test]
+    fn every_unit_spelling_scales_as_documented() {
+        for (raw, bps) in [
+            ("3bps", 3),
+            ("3bit", 3),
+            ("3bit/s", 3),
+            ("3Kbps", 3_000),
+            ("3kbit", 3_000),
+            ("3kbit/s", 3_000),
+            ("3mbps", 3_000_000),
+            ("3Mbit", 3_000_000),
+            ("3mbit/s", 3_000_000),
+            ("3GBPS", 3_000_000_000),
+            ("3gbit", 3_000_000_000),
+            ("3Gbit/s", 3_000_000_000),
+        ] {
+            assert_eq!(parse_rate(raw).unwrap().bps(), bps, "{raw}");
+        }
+        for (raw, ns) in [
+            ("3ns", 3),
+            ("3us", 3_000),
+            ("3µs", 3_000),
+            ("3ms", 3_000_000),
+            ("3s", 3_000_000_000),
+            ("3sec", 3_000_000_000),
+            ("3min", 180_000_000_000),
+        ] {
+            assert_eq!(parse_duration(raw).unwrap().as_nanos(), ns, "{raw}");
+        }
+        for (raw, bytes) in [
+            ("3B", 3),
+            ("3b", 3),
+            ("3bytes", 3),
+            ("3KB", 3_000),
+            ("3kB", 3_000),
+            ("3kb", 3_000),
+            ("3MB", 3_000_000),
+            ("3mb", 3_000_000),
+            ("3GB", 3_000_000_000),
+            ("3gb", 3_000_000_000),
+            ("3KiB", 3 << 10),
+            ("3kib", 3 << 10),
+            ("3MiB", 3 << 20),
+            ("3mib", 3 << 20),
+            ("3GiB", 3 << 30),
+            ("3gib", 3 << 30),
+        ] {
+            assert_eq!(parse_size(raw).unwrap(), bytes, "{raw}");
+            assert_eq!(parse_limit(raw).unwrap(), LimitSpec::Bytes(bytes), "{raw}");
+        }
+        for raw in ["3pkts", "3pkt", "3packets", "3p", "3PKTS"] {
+            assert_eq!(parse_limit(raw).unwrap(), LimitSpec::Packets(3), "{raw}");
+        }
+        assert_eq!(parse_limit("2.5bdp").unwrap(), LimitSpec::Bdp(2.5));
+    }
+
+    #[test]
+    fn numbers_may_be_fractional_zero_or_spaced_and_sizes_round_to_bytes() {
+        assert_eq!(parse_rate(" 2.5 Mbps ").unwrap().bps(), 2_500_000);
+        assert_eq!(parse_rate("0Mbps").unwrap().bps(), 0);
+        assert_eq!(parse_duration("0s").unwrap(), Duration::ZERO);
+        assert_eq!(
+            parse_duration("+1.5ms").unwrap(),
+            Duration::from_micros(1500)
+        );
+        assert_eq!(parse_size("1.5B").unwrap(), 2);
+        assert_eq!(parse_size("1.4B").unwrap(), 1);
+        assert_eq!(parse_limit("0pkts").unwrap(), LimitSpec::Packets(0));
+        assert_eq!(parse_limit("0BDP").unwrap(), LimitSpec::Bdp(0.0));
+    }
+
+    #[test]
+    fn negative_or_unreadable_numbers_are_refused_by_every_parser() {
+        let overflow = format!("1{}", "0".repeat(400)); // parses to infinity
+        for unit in ["Mbps", "ms", "MB", "BDP", "pkts"] {
+            let negative = format!("-2{unit}");
+            let parse = |raw: &str| match unit {
+                "Mbps" => parse_rate(raw).map(drop),
+                "ms" => parse_duration(raw).map(drop),
+                "MB" => parse_size(raw).map(drop),
+                _ => parse_limit(raw).map(drop),
+            };
+            let e = parse(&negative).unwrap_err();
+            assert!(e.contains(&format!("{negative:?}")), "{e}");
+            assert!(e.contains("negative") || e.contains("whole number"), "{e}");
+            for bad in [
+                format!("{overflow}{unit}"),
+                format!("1.2.3{unit}"),
+                unit.to_string(),
+            ] {
+                let e = parse(&bad).unwrap_err();
+                assert!(e.contains("is not a valid"), "{bad}: {e}");
+                assert!(e.contains("expected"), "the allowed form is stated: {e}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_field_reads_a_unit_string_and_refuses_a_bare_number() {
+        let rate: RateField = serde_json::from_str("\"25Mbps\"").unwrap();
+        assert_eq!(rate.0, Rate::from_mbps(25));
+        let limit: LimitField = serde_json::from_str("\"100pkts\"").unwrap();
+        assert_eq!(limit.0, LimitSpec::Packets(100));
+        let e = serde_json::from_str::<DurationField>("100").unwrap_err();
+        assert!(
+            e.to_string()
+                .starts_with("100 is not a string with a unit: expected a number ≥ 0"),
+            "{e}"
+        );
+        let e = serde_json::from_str::<SizeField>("\"10 parsecs\"").unwrap_err();
+        assert!(e.to_string().contains("is not a size"), "{e}");
+    }
+
+    #[test]
     fn bad_strings_name_the_value_and_the_allowed_form() {
         let e = parse_rate("-5Mbps").unwrap_err();
         assert!(e.contains("\"-5Mbps\"") && e.contains("Mbps"), "{e}");
@@ -176,5 +289,10 @@ mod tests {
             .contains("\"10 parsecs\""));
         assert!(parse_limit("1.5pkts").unwrap_err().contains("whole number"));
         assert!(parse_size("lots").is_err());
+        assert!(parse_limit("5")
+            .unwrap_err()
+            .contains("is not a queue limit"));
+        assert!(parse_limit("-1BDP").unwrap_err().contains("negative"));
+        assert!(parse_limit("-1pkts").unwrap_err().contains("whole number"));
     }
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::app::dash::fake_net::FakeNet;
+use crate::app::fake_net::FakeNet;
 
 /// Delivers all bytes written on `conn` to the client, in one batch.
 fn deliver(http: &mut Http, net: &mut FakeNet, conn: ConnId) -> Vec<Arrival> {

@@ -13,8 +13,6 @@
 //! connections, then the manifest and every segment on a third).
 
 pub mod abr;
-#[cfg(test)]
-mod fake_net;
 pub mod http;
 pub mod player;
 pub mod profile;

@@ -1,6 +1,6 @@
 use super::abr::config::FixedParams;
-use super::fake_net::FakeNet;
 use super::*;
+use crate::app::fake_net::FakeNet;
 use crate::time::Duration;
 
 /// Four 5 s segments of a 1, 2, 4 Mb/s ladder, fetched at level 1 (1.25 MB each) under

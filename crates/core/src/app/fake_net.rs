@@ -1,12 +1,13 @@
-//! A network double for the HTTP layer and the session above it: it records what
-//! they ask for, and a socket's unsent bytes leave only when a test says so.
+//! A network double for the applications' unit tests (bulk, and DASH's HTTP layer and
+//! session): it records what they ask for, and a socket's unsent bytes leave only when a
+//! test says so.
 
 use crate::app::{Net, Opener};
 use crate::net::packet::ConnId;
 use crate::time::Time;
 use std::collections::BTreeMap;
 
-/// A network double: records what the HTTP layer asks for; a socket's unsent
+/// A network double: records what an application asks for; a socket's unsent
 /// bytes leave only when the test says so.
 #[derive(Default)]
 pub struct FakeNet {
@@ -19,6 +20,10 @@ pub struct FakeNet {
     pub written: BTreeMap<ConnId, u64>,
     pub room: u64,
     pub discarded: Vec<ConnId>,
+    /// Connections whose writer said no more will come.
+    pub finished: Vec<ConnId>,
+    /// Connections whose data has all been acknowledged.
+    pub drained: Vec<ConnId>,
     /// The application's timer, if set.
     pub timer: Option<Time>,
 }
@@ -48,9 +53,11 @@ impl Net for FakeNet {
         self.discarded.push(conn);
         self.unsent.insert(conn, 0);
     }
-    fn finish(&mut self, _conn: ConnId) {}
-    fn drained(&self, _conn: ConnId) -> bool {
-        false
+    fn finish(&mut self, conn: ConnId) {
+        self.finished.push(conn);
+    }
+    fn drained(&self, conn: ConnId) -> bool {
+        self.drained.contains(&conn)
     }
     fn set_timer(&mut self, at: Time) {
         self.timer = Some(at);
