@@ -55,6 +55,22 @@ fn an_unknown_field_is_named_with_its_path() {
     let e = error_of(|v| v["bottleneck"]["burst"] = json!("1MB"));
     assert_eq!(e.path, "bottleneck.burst");
     assert!(e.message.contains("unknown field `burst`"), "{e}");
+    // the position is in JSON the front end wrote, which the user never saw
+    assert!(!e.message.contains(" at line "), "{e}");
+}
+
+#[test]
+fn an_error_reads_path_colon_message_or_the_message_alone() {
+    let e = error_of(|v| v["duration"] = json!("0s"));
+    assert_eq!(
+        e.to_string(),
+        "duration: \"0s\": the duration must be positive"
+    );
+    let e = ScenarioError {
+        path: String::new(),
+        message: "expected a table".into(),
+    };
+    assert_eq!(e.to_string(), "expected a table");
 }
 
 #[test]
@@ -423,10 +439,7 @@ fn fields_left_out_take_their_documented_defaults() {
         (f.start, f.stop, f.extra_rtt),
         (Duration::ZERO, None, Duration::ZERO)
     );
-    assert_eq!(
-        (f.mss, f.initial_cwnd, f.rcvbuf),
-        (1448, 10, DEFAULT_RCVBUF)
-    );
+    assert_eq!((f.mss, f.initial_cwnd, f.rcvbuf), (1448, 10, 3 << 20));
     assert!(f.slow_start_after_idle && !f.tso);
     let t = &s.telemetry;
     assert_eq!(t.interval, Some(Duration::from_millis(10)));
@@ -435,4 +448,442 @@ fn fields_left_out_take_their_documented_defaults() {
         "samples.parquet is written unless turned off"
     );
     assert_eq!((t.summary_start, t.summary_end), (Duration::ZERO, None));
+}
+
+/// Sets the field at a JSON pointer, creating it in its parent table if it is not there.
+fn set(v: &mut Value, pointer: &str, value: Value) {
+    let (parent, field) = pointer.rsplit_once('/').unwrap();
+    let parent = v.pointer_mut(parent).unwrap_or_else(|| panic!("{pointer}"));
+    match parent {
+        Value::Array(items) => items[field.parse::<usize>().unwrap()] = value,
+        table => {
+            table.as_object_mut().unwrap().insert(field.into(), value);
+        }
+    }
+}
+
+/// The path and a fragment of the message a case is refused with; `None` = accepted.
+type Refusal = Option<(&'static str, &'static str)>;
+
+/// Each case sets one field of the base scenario (or of a DASH flow, for `/flow/0/app/…`)
+/// and expects it accepted, or refused with this path and message fragment.
+fn check_edges(cases: &[(&str, Value, Refusal)]) {
+    for (pointer, value, want) in cases {
+        let mut v = base();
+        if pointer.starts_with("/flow/0/app/") {
+            v["flow"][0]["app"] = json!({"kind": "dash", "video": "www21"});
+        }
+        set(&mut v, pointer, value.clone());
+        match (parse(&v), want) {
+            (Ok(_), None) => {}
+            (Err(e), Some((path, fragment))) => {
+                assert_eq!(e.path, *path, "{pointer} = {value}: {e}");
+                assert!(e.message.contains(fragment), "{pointer} = {value}: {e}");
+            }
+            (got, _) => panic!("{pointer} = {value}: {got:?}, want {want:?}"),
+        }
+    }
+}
+
+#[test]
+fn flow_ranges_are_checked_at_both_edges() {
+    check_edges(&[
+        (
+            "/flow/0/count",
+            json!(0),
+            Some(("flow[0].count", "allowed 1 to 10000")),
+        ),
+        ("/flow/0/count", json!(1), None),
+        ("/flow/0/count", json!(10_000), None),
+        (
+            "/flow/0/count",
+            json!(10_001),
+            Some(("flow[0].count", "10001 is out of range")),
+        ),
+        (
+            "/flow/0/mss",
+            json!(87),
+            Some(("flow[0].mss", "allowed 88 to 65483 bytes")),
+        ),
+        ("/flow/0/mss", json!(88), None),
+        ("/flow/0/mss", json!(65_483), None),
+        (
+            "/flow/0/mss",
+            json!(65_484),
+            Some(("flow[0].mss", "65484 is out of range")),
+        ),
+        (
+            "/flow/0/initial_cwnd",
+            json!(0),
+            Some(("flow[0].initial_cwnd", "allowed 1 to 100000 packets")),
+        ),
+        ("/flow/0/initial_cwnd", json!(1), None),
+        ("/flow/0/initial_cwnd", json!(100_000), None),
+        (
+            "/flow/0/initial_cwnd",
+            json!(100_001),
+            Some(("flow[0].initial_cwnd", "100001 is out of range")),
+        ),
+        ("/flow/0/stop", json!("1ns"), None),
+        ("/flow/0/rcvbuf", json!("1448B"), None),
+        (
+            "/flow/0/rcvbuf",
+            json!("1447B"),
+            Some((
+                "flow[0].rcvbuf",
+                "1447 bytes is smaller than one segment (1448 bytes)",
+            )),
+        ),
+        ("/flow/0/app", json!({"kind": "bulk", "bytes": "1B"}), None),
+        (
+            "/flow/0/app",
+            json!({"kind": "bulk", "bytes": "0B"}),
+            Some(("flow[0].app.bytes", "at least 1 byte")),
+        ),
+        ("/duration", json!("1ns"), None),
+        (
+            "/duration",
+            json!("0s"),
+            Some(("duration", "must be positive")),
+        ),
+    ]);
+    // stop is compared with start, not with zero
+    let mut v = base();
+    v["flow"][0]["start"] = json!("2s");
+    for (stop, ok) in [("2s", false), ("2000000001ns", true)] {
+        v["flow"][0]["stop"] = json!(stop);
+        assert_eq!(parse(&v).is_ok(), ok, "stop = {stop}");
+    }
+    // the receive buffer is compared with the flow's own segment size
+    v["flow"][0]["mss"] = json!(536);
+    v["flow"][0]["rcvbuf"] = json!("536B");
+    assert!(parse(&v).is_ok());
+    // without a duration, a flow that ends by itself (a stop, or a byte count) may run
+    let mut v = base();
+    v.as_object_mut().unwrap().remove("duration");
+    v["flow"][0]["stop"] = json!("5s");
+    assert_eq!(parse(&v).unwrap().end(), None);
+    v["flow"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("stop")
+        .unwrap();
+    v["flow"][0]["app"]["bytes"] = json!("1MB");
+    assert!(parse(&v).is_ok());
+    assert_eq!(parse(&base()).unwrap().end(), Some(Duration::from_secs(10)));
+}
+
+#[test]
+fn dash_ranges_are_checked_at_both_edges() {
+    let ladder = |bitrates: Value, duration: &str, segments: u32| json!({"bitrates": bitrates, "segment_duration": duration, "segments": segments});
+    let video = "flow[0].app.video";
+    check_edges(&[
+        (
+            "/flow/0/app/max_connections",
+            json!(0),
+            Some(("flow[0].app.max_connections", "allowed 1 to 6")),
+        ),
+        ("/flow/0/app/max_connections", json!(1), None),
+        ("/flow/0/app/max_connections", json!(6), None),
+        (
+            "/flow/0/app/max_connections",
+            json!(7),
+            Some(("flow[0].app.max_connections", "7 is out of range")),
+        ),
+        (
+            "/flow/0/app/audio",
+            json!("0bps"),
+            Some(("flow[0].app.audio", "positive bitrate")),
+        ),
+        ("/flow/0/app/audio", json!("1bps"), None),
+        (
+            "/flow/0/app/page",
+            json!(["0B"]),
+            Some(("flow[0].app.page[0]", "at least 1 byte")),
+        ),
+        ("/flow/0/app/page", json!(["1B"]), None),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["1Mbps", "2Mbps"]), "4s", 1),
+            None,
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!([]), "4s", 1),
+            Some((video, "non-empty, strictly increasing")),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["0bps", "2Mbps"]), "4s", 1),
+            Some((video, "positive rates")),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["2Mbps", "2Mbps"]), "4s", 1),
+            Some((video, "strictly increasing")),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["2Mbps", "1Mbps"]), "4s", 1),
+            Some((video, "strictly increasing")),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["1Mbps"]), "0s", 1),
+            Some((video, "must be positive")),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["1Mbps"]), "4s", 0),
+            Some((video, "must be positive")),
+        ),
+        ("/flow/0/app/video", json!("bbb"), None),
+        (
+            "/flow/0/app/video",
+            json!("www22"),
+            Some((video, "is not a video")),
+        ),
+        (
+            "/flow/0/app/video",
+            json!("missing.json"),
+            Some((video, "cannot read \"missing.json\"")),
+        ),
+        (
+            "/flow/0/app/video",
+            json!({"bitrates": "1Mbps"}),
+            Some((video, "expected \"www21\", \"bbb\"")),
+        ),
+    ]);
+    let mut v = base();
+    v["flow"][0]["app"] = json!({"kind": "dash", "video": ladder(json!(["1Mbps", "3Mbps"]), "2s", 7), "audio": "64kbps", "max_connections": 2});
+    let s = parse(&v).unwrap();
+    let AppSpec::Dash(d) = &s.flows[1].app else {
+        panic!("a DASH flow")
+    };
+    assert_eq!(d.video.bitrates_bps, vec![1e6, 3e6]);
+    assert_eq!(
+        (d.video.segment_duration, d.video.segments),
+        (Duration::from_secs(2), 7)
+    );
+    assert_eq!(
+        d.audio.as_ref().map(|a| a.bitrates_bps.clone()),
+        Some(vec![64e3])
+    );
+    assert_eq!(d.max_connections, 2);
+    let bbb = {
+        v["flow"][0]["app"] = json!({"kind": "dash", "video": "bbb"});
+        parse(&v).unwrap()
+    };
+    let AppSpec::Dash(d) = &bbb.flows[0].app else {
+        panic!("a DASH flow")
+    };
+    assert_eq!(d.video.bitrates_bps.len(), 10, "Big Buck Bunny's ladder");
+    assert_eq!(d.max_connections, 6, "a browser's six connections per host");
+}
+
+#[test]
+fn bottleneck_ranges_are_checked_at_both_edges() {
+    check_edges(&[
+        // 1 b/s × 100 ms rounds to a BDP of 0 bytes, which an 8-BDP queue cannot be sized from
+        (
+            "/bottleneck/rate",
+            json!("1bps"),
+            Some((
+                "bottleneck.queue.limit",
+                "\"8BDP\" needs a bandwidth-delay product",
+            )),
+        ),
+        ("/bottleneck/queue/limit", json!("2BDP"), None),
+        (
+            "/bottleneck/line_rate",
+            json!("0bps"),
+            Some(("bottleneck.line_rate", "greater than 0")),
+        ),
+        ("/bottleneck/line_rate", json!("1bps"), None),
+        ("/bottleneck/loss", json!(0.0), None),
+        ("/bottleneck/loss", json!(0.999), None),
+        (
+            "/bottleneck/loss",
+            json!(1.0),
+            Some(("bottleneck.loss", "allowed 0 ≤ loss < 1")),
+        ),
+        (
+            "/bottleneck/loss",
+            json!(-0.001),
+            Some(("bottleneck.loss", "-0.001 is out of range")),
+        ),
+        ("/bottleneck/jitter", json!("50ms"), None),
+        (
+            "/bottleneck/jitter",
+            json!("50000001ns"),
+            Some(("bottleneck.jitter", "rtt/2 = 50ms")),
+        ),
+        ("/bottleneck/netem", json!({"delay": "100ms"}), None),
+        (
+            "/bottleneck/netem",
+            json!({"delay": "1ns", "limit": 1}),
+            None,
+        ),
+        (
+            "/bottleneck/netem",
+            json!({"delay": "0s"}),
+            Some(("bottleneck.netem.delay", "0 < delay ≤ rtt")),
+        ),
+        (
+            "/bottleneck/netem",
+            json!({"delay": "100000001ns"}),
+            Some(("bottleneck.netem.delay", "100000001ns is out of range")),
+        ),
+        (
+            "/bottleneck/netem",
+            json!({"delay": "1ms", "limit": 4_294_967_295u64}),
+            None,
+        ),
+        (
+            "/bottleneck/netem",
+            json!({"delay": "1ms", "limit": 4_294_967_296u64}),
+            Some(("bottleneck.netem.limit", "4294967296 is out of range")),
+        ),
+        ("/bottleneck/shaper/burst", json!("1500B"), None),
+        (
+            "/bottleneck/shaper/burst",
+            json!("1499B"),
+            Some((
+                "bottleneck.shaper.burst",
+                "1499 bytes is smaller than one packet",
+            )),
+        ),
+        ("/bottleneck/queue/limit", json!("1pkts"), None),
+        (
+            "/bottleneck/queue/limit",
+            json!("0pkts"),
+            Some(("bottleneck.queue.limit", "at least one packet")),
+        ),
+        ("/bottleneck/queue/limit", json!("1500B"), None),
+        (
+            "/bottleneck/queue/limit",
+            json!("1499B"),
+            Some((
+                "bottleneck.queue.limit",
+                "1499 bytes is smaller than one packet",
+            )),
+        ),
+        (
+            "/bottleneck/schedule",
+            json!([{"at": "1s", "rate": "5Mbps"}, {"at": "1000000001ns", "rate": "6Mbps"}]),
+            None,
+        ),
+        (
+            "/bottleneck/schedule",
+            json!([{"at": "2s", "rate": "5Mbps"}, {"at": "1s", "rate": "6Mbps"}]),
+            Some(("bottleneck.schedule[1].at", "increasing time order")),
+        ),
+        ("/telemetry", json!({"interval": "1ns"}), None),
+        (
+            "/telemetry",
+            json!({"interval": "0s"}),
+            Some(("telemetry.interval", "must be positive (or \"ack\")")),
+        ),
+        (
+            "/telemetry",
+            json!({"interval": "often"}),
+            Some(("telemetry.interval", "or \"ack\"")),
+        ),
+        (
+            "/telemetry",
+            json!({"summary_start": "10s"}),
+            Some(("telemetry.summary_start", "duration = 10s")),
+        ),
+        ("/telemetry", json!({"summary_start": "9999999999ns"}), None),
+        (
+            "/telemetry",
+            json!({"summary_start": "2s", "summary_end": "2s"}),
+            Some((
+                "telemetry.summary_end",
+                "later than telemetry.summary_start",
+            )),
+        ),
+        (
+            "/telemetry",
+            json!({"summary_start": "2s", "summary_end": "2000000001ns"}),
+            None,
+        ),
+        ("/telemetry", json!({"summary_end": "1ns"}), None),
+    ]);
+    let mut v = base();
+    v["bottleneck"]["schedule"] =
+        json!([{"at": "1s", "rate": "5Mbps"}, {"at": "3s", "rate": "6Mbps"}]);
+    v["bottleneck"]["queue"]["limit"] = json!("5000000000pkts");
+    v["telemetry"] = json!({"interval": "ack", "summary_start": "1s", "summary_end": "4s"});
+    let s = parse(&v).unwrap();
+    assert_eq!(
+        s.bottleneck.schedule,
+        vec![
+            (Duration::from_secs(1), Rate::from_mbps(5)),
+            (Duration::from_secs(3), Rate::from_mbps(6))
+        ]
+    );
+    assert_eq!(
+        s.bottleneck.limit,
+        Limit::Packets(u32::MAX),
+        "a packet limit saturates"
+    );
+    let t = &s.telemetry;
+    assert_eq!(
+        (t.interval, t.summary_start, t.summary_end),
+        (None, Duration::from_secs(1), Some(Duration::from_secs(4)))
+    );
+    let echo = s.to_json();
+    assert_eq!(
+        echo["bottleneck"]["schedule"][1],
+        json!({"at_ns": 3_000_000_000u64, "rate_bps": 6_000_000})
+    );
+    assert_eq!(echo["telemetry"]["summary_end_ns"], 4_000_000_000u64);
+    assert!(echo["telemetry"]["interval_ns"].is_null());
+}
+
+#[test]
+fn a_link_is_driven_by_a_rate_or_a_trace_but_not_both() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("flat.down");
+    std::fs::write(&trace, "1\n2\n").unwrap();
+    let trace = trace.to_str().unwrap();
+    let traced = |v: &mut Value| {
+        v["bottleneck"] = json!({"trace": trace, "rtt": "20ms"});
+    };
+    let e = error_of(|v| {
+        v["bottleneck"]
+            .as_object_mut()
+            .unwrap()
+            .remove("rate")
+            .map(drop)
+            .unwrap()
+    });
+    assert_eq!(
+        (e.path.as_str(), e.message.starts_with("missing")),
+        ("bottleneck.rate", true)
+    );
+    let e = error_of(|v| {
+        traced(v);
+        v["bottleneck"]["rate"] = json!("5Mbps");
+    });
+    assert!(e.message.contains("not both"), "{e}");
+    let e = error_of(|v| {
+        traced(v);
+        v["bottleneck"]["shaper"] = json!({"kind": "tbf", "burst": "10kB"});
+    });
+    assert_eq!(e.path, "bottleneck.shaper");
+    let e = error_of(|v| {
+        traced(v);
+        v["bottleneck"]["schedule"] = json!([{"at": "1s", "rate": "5Mbps"}]);
+    });
+    assert_eq!(e.path, "bottleneck.schedule");
+    // a trace's BDP is its mean rate × rtt: 1500 bytes per ms = 12 Mb/s, × 20 ms = 30 kB
+    let mut v = base();
+    traced(&mut v);
+    v["bottleneck"]["queue"] = json!({"kind": "droptail", "limit": "2BDP"});
+    let s = parse(&v).unwrap();
+    assert_eq!(s.bottleneck.rate, None);
+    assert_eq!(s.bottleneck.bdp_bytes, 30_000);
+    assert_eq!(s.bottleneck.limit, Limit::Bytes(60_000));
 }
