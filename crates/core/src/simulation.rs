@@ -47,6 +47,8 @@ use crate::units::Rate;
 const STREAM_LOSS: u64 = 1;
 const STREAM_JITTER: u64 = 2;
 const STREAM_CC: u64 = 1 << 32;
+// A connection's algorithm stream (STREAM_CC + its index) must never be the loss or jitter stream.
+const _: () = assert!(STREAM_CC > STREAM_LOSS && STREAM_CC > STREAM_JITTER);
 
 #[derive(Clone, Copy, Debug)]
 enum Event {

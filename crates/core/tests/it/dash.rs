@@ -106,6 +106,14 @@ fn http1_fetches_audio_on_its_own_connection_and_http2_shares_one() {
         let out = run(&session(app, json!([])));
         let f = &out.summary["flows"]["video"];
         assert_eq!(f["http_connections"], conns, "{http}");
+        let names: Vec<_> = ["video", "video#1"][..conns]
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(
+            out.conn_names, names,
+            "a flow's later connections are numbered"
+        );
         let seg = &out.metrics.segments;
         let audio = (0..seg.len()).filter(|&i| seg.track[i] == 1).count();
         assert_eq!(audio, 159, "{http}: every audio segment is fetched");

@@ -66,6 +66,56 @@ fn on_loopback_random_loss_also_drops_acks() {
     assert!((0.025..0.04).contains(&rate), "data loss rate {rate}");
 }
 
+#[test]
+fn a_flows_extra_rtt_adds_to_its_round_trip_on_either_topology() {
+    for topology in ["dumbbell", "loopback"] {
+        let out = run(&json!({
+            "bottleneck": {"rate": "100Mbps", "rtt": "40ms", "topology": topology},
+            "flow": [{"name": "near", "cc": "cubic", "app": {"kind": "bulk", "bytes": "100kB"}},
+                     {"name": "far", "cc": "cubic", "extra_rtt": "20ms", "app": {"kind": "bulk", "bytes": "100kB"}}]
+        }));
+        for (flow, base) in [("near", 0.040), ("far", 0.060)] {
+            let rtt = out.summary["flows"][flow]["rtt_p10_s"].as_f64().unwrap();
+            assert!(
+                (base..base + 0.002).contains(&rtt),
+                "{topology}: {flow}'s RTT {rtt} s, want {base} s"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_run_that_ends_before_its_summary_window_is_summarised_up_to_its_end() {
+    // 1 MB at 10 Mb/s is done in about a second; the window asks for 100 s.
+    let out = run(&json!({
+        "bottleneck": {"rate": "10Mbps", "rtt": "40ms"},
+        "flow": [{"name": "a", "cc": "cubic", "app": {"kind": "bulk", "bytes": "1MB"}}],
+        "telemetry": {"summary_end": "100s"}
+    }));
+    let u = out.summary["bottleneck"]["utilisation"].as_f64().unwrap();
+    assert!(u > 0.5, "utilisation {u} over the run, not over 100 s");
+    let window = &out.summary["summary_window_s"];
+    let end = window[1].as_f64().unwrap();
+    assert!(
+        window[0] == 0.0 && (0.8..5.0).contains(&end),
+        "the window reported is the one summarised: {window}"
+    );
+}
+
+#[test]
+fn the_queue_tables_drops_count_random_loss_as_well_as_a_full_queue() {
+    // A queue of 10000 packets never fills here: every drop is random loss.
+    let out = run(&cubic_over("dumbbell", 0.03, "10000pkts"));
+    let dropped = count(&out.summary["bottleneck"]["packets_dropped"]);
+    let q = &out.metrics.queue;
+    let last = q.drops[q.len() - 1];
+    // the last row is at most one 10 ms interval before the end
+    assert!(
+        last > 50 && last <= dropped && last * 100 >= dropped * 99,
+        "queue.parquet {last} vs summary {dropped}"
+    );
+}
+
 /// Share of a 60 s run one BBR flow spends in PROBE_RTT in a 0.25 BDP buffer,
 /// which its PROBE_BW drain phases empty.
 fn probe_rtt_share(jitter: &str) -> f64 {
