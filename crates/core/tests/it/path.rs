@@ -103,7 +103,7 @@ fn a_run_that_ends_before_its_summary_window_is_summarised_up_to_its_end() {
 }
 
 #[test]
-fn the_queue_tables_drops_count_random_loss_as_well_as_a_full_queue() {
+fn the_queue_tables_drops_count_random_loss() {
     // A queue of 10000 packets never fills here: every drop is random loss.
     let out = run(&cubic_over("dumbbell", 0.03, "10000pkts"));
     let dropped = count(&out.summary["bottleneck"]["packets_dropped"]);
