@@ -19,6 +19,21 @@ fn error_of(mutate: impl FnOnce(&mut Value)) -> ScenarioError {
     parse(&v).expect_err("scenario should be rejected")
 }
 
+/// The DASH settings of flow `i`.
+fn dash_of(s: &Scenario, i: usize) -> &DashConfig {
+    match &s.flows[i].app {
+        AppSpec::Dash(d) => d,
+        AppSpec::Bulk { .. } => panic!("flow {i} is not a DASH flow"),
+    }
+}
+
+/// A bottleneck table driven by the trace file `name`, written with `text` in `dir`.
+fn trace_link(dir: &std::path::Path, name: &str, text: &str, rtt: &str) -> Value {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    json!({"trace": path.to_str().unwrap(), "rtt": rtt})
+}
+
 #[test]
 fn a_valid_scenario_resolves_units_bdp_and_flow_counts() {
     let s = parse(&base()).unwrap();
@@ -110,11 +125,8 @@ fn a_buffer_smaller_than_one_packet_is_rejected() {
 #[test]
 fn a_malformed_trace_file_names_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("bad.down");
-    std::fs::write(&path, "1\n2\nfast\n").unwrap();
-    let e = error_of(|v| {
-        v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "20ms"});
-    });
+    let e =
+        error_of(|v| v["bottleneck"] = trace_link(dir.path(), "bad.down", "1\n2\nfast\n", "20ms"));
     assert_eq!(e.path, "bottleneck.trace");
     assert!(
         e.message.contains("line 3") && e.message.contains("bad.down"),
@@ -141,10 +153,8 @@ fn a_trace_file_is_read_in_the_format_it_is_written_in_and_echoed() {
         ),
     ];
     for (name, text, format) in files {
-        let path = dir.join(name);
-        std::fs::write(&path, text).unwrap();
         let mut v = base();
-        v["bottleneck"] = json!({"trace": path.to_str().unwrap(), "rtt": "100ms"});
+        v["bottleneck"] = trace_link(dir, name, text, "100ms");
         let s = parse(&v).unwrap();
         let echoed = &s.to_json()["bottleneck"]["trace"];
         assert_eq!(echoed["format"], format, "{name}");
@@ -155,10 +165,7 @@ fn a_trace_file_is_read_in_the_format_it_is_written_in_and_echoed() {
         assert_eq!(s.bottleneck.bdp_bytes, 75_000, "{name}");
     }
     // an error names the format the file was read as
-    std::fs::write(dir.join("bad.log"), "0 1\n1 x\n").unwrap();
-    let e = error_of(|v| {
-        v["bottleneck"] = json!({"trace": dir.join("bad.log").to_str().unwrap(), "rtt": "20ms"});
-    });
+    let e = error_of(|v| v["bottleneck"] = trace_link(dir, "bad.log", "0 1\n1 x\n", "20ms"));
     assert!(
         e.message.contains("not a valid Pensieve trace") && e.message.contains("line 2"),
         "{e}"
@@ -233,9 +240,7 @@ fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
     let mut v = base();
     dash(&mut v, json!({}));
     let s = parse(&v).unwrap();
-    let AppSpec::Dash(d) = &s.flows[0].app else {
-        panic!("a DASH flow")
-    };
+    let d = dash_of(&s, 0);
     assert_eq!(d.video.init_bytes, 840);
     assert_eq!(d.audio.as_ref().map(|a| a.init_bytes), Some(840));
     assert!(d.page.is_empty());
@@ -245,9 +250,7 @@ fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
         json!({"init_segment": "0B", "page": ["2442B", "595378B"]}),
     );
     let s = parse(&v).unwrap();
-    let AppSpec::Dash(d) = &s.flows[0].app else {
-        panic!("a DASH flow")
-    };
+    let d = dash_of(&s, 0);
     assert_eq!(
         (d.video.init_bytes, d.page.clone()),
         (0, vec![2442, 595_378])
@@ -453,13 +456,10 @@ fn fields_left_out_take_their_documented_defaults() {
 /// Sets the field at a JSON pointer, creating it in its parent table if it is not there.
 fn set(v: &mut Value, pointer: &str, value: Value) {
     let (parent, field) = pointer.rsplit_once('/').unwrap();
-    let parent = v.pointer_mut(parent).unwrap_or_else(|| panic!("{pointer}"));
-    match parent {
-        Value::Array(items) => items[field.parse::<usize>().unwrap()] = value,
-        table => {
-            table.as_object_mut().unwrap().insert(field.into(), value);
-        }
-    }
+    let table = v.pointer_mut(parent).and_then(Value::as_object_mut);
+    table
+        .unwrap_or_else(|| panic!("{pointer}: no table"))
+        .insert(field.into(), value);
 }
 
 /// The path and a fragment of the message a case is refused with; `None` = accepted.
@@ -657,9 +657,7 @@ fn dash_ranges_are_checked_at_both_edges() {
     let mut v = base();
     v["flow"][0]["app"] = json!({"kind": "dash", "video": ladder(json!(["1Mbps", "3Mbps"]), "2s", 7), "audio": "64kbps", "max_connections": 2});
     let s = parse(&v).unwrap();
-    let AppSpec::Dash(d) = &s.flows[1].app else {
-        panic!("a DASH flow")
-    };
+    let d = dash_of(&s, 1);
     assert_eq!(d.video.bitrates_bps, vec![1e6, 3e6]);
     assert_eq!(
         (d.video.segment_duration, d.video.segments),
@@ -670,13 +668,9 @@ fn dash_ranges_are_checked_at_both_edges() {
         Some(vec![64e3])
     );
     assert_eq!(d.max_connections, 2);
-    let bbb = {
-        v["flow"][0]["app"] = json!({"kind": "dash", "video": "bbb"});
-        parse(&v).unwrap()
-    };
-    let AppSpec::Dash(d) = &bbb.flows[0].app else {
-        panic!("a DASH flow")
-    };
+    v["flow"][0]["app"] = json!({"kind": "dash", "video": "bbb"});
+    let s = parse(&v).unwrap();
+    let d = dash_of(&s, 0);
     assert_eq!(d.video.bitrates_bps.len(), 10, "Big Buck Bunny's ladder");
     assert_eq!(d.max_connections, 6, "a browser's six connections per host");
 }
@@ -845,12 +839,8 @@ fn bottleneck_ranges_are_checked_at_both_edges() {
 #[test]
 fn a_link_is_driven_by_a_rate_or_a_trace_but_not_both() {
     let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("flat.down");
-    std::fs::write(&trace, "1\n2\n").unwrap();
-    let trace = trace.to_str().unwrap();
-    let traced = |v: &mut Value| {
-        v["bottleneck"] = json!({"trace": trace, "rtt": "20ms"});
-    };
+    let traced =
+        |v: &mut Value| v["bottleneck"] = trace_link(dir.path(), "flat.down", "1\n2\n", "20ms");
     let e = error_of(|v| {
         v["bottleneck"]
             .as_object_mut()
