@@ -17,3 +17,13 @@ pub fn run(scenario: &Value) -> Output {
     let s = Scenario::from_json(&scenario.to_string()).unwrap_or_else(|e| panic!("{e}"));
     Simulation::new(s).run()
 }
+
+/// Writes `text` to a file `name` (its extension picks the format) in a fresh directory, which is
+/// removed when the returned guard drops.
+pub fn trace_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let path = path.to_str().unwrap().to_owned();
+    (dir, path)
+}

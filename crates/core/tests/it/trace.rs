@@ -1,23 +1,13 @@
 //! A link driven by a throughput trace (Pensieve's `time_s throughput_Mbps`, Sabre's network
 //! JSON): the two formats give the same link, and a flow follows its capacity step by step.
 
-use super::run;
+use super::{run, trace_file};
 use serde_json::{json, Value};
 
 /// 0–5 s at 20 Mb/s, 5–10 s at 5 Mb/s, repeated.
 const PENSIEVE: &str = "0 0\n5 20\n10 5\n";
 const SABRE: &str = r#"[{"duration_ms": 5000, "bandwidth_kbps": 20000, "latency_ms": 40},
                         {"duration_ms": 5000, "bandwidth_kbps": 5000, "latency_ms": 40}]"#;
-
-/// Writes `text` to a file `name` (its extension picks the format) in a fresh directory, which is
-/// removed when the returned guard drops.
-fn trace_file(name: &str, text: &str) -> (tempfile::TempDir, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join(name);
-    std::fs::write(&path, text).unwrap();
-    let path = path.to_str().unwrap().to_owned();
-    (dir, path)
-}
 
 fn cubic_over(trace: &str, window: (&str, &str)) -> Value {
     json!({"duration": "20s",
