@@ -18,7 +18,6 @@ from typing import Any
 
 from .analysis.metrics import flatten_summary
 from .analysis.units import metric_axis
-from .sweep.spec import label
 from .sweep.table import MANIFEST, SweepResults
 
 
@@ -62,11 +61,11 @@ def _compare_sweeps(
 ) -> dict[str, Any]:
     left, right = SweepResults.load(a), SweepResults.load(b)
     keys = [p for p in left.parameters if p in right.parameters]
-    metrics = [m for m in left.metrics if m in set(right.metrics) and m != "wall_s"]
+    metrics = [m for m in left.metrics if m in set(right.metrics)]
 
     def index(results: SweepResults) -> dict[tuple[Any, ...], dict[str, Any]]:
         return {
-            (*(_text(row[p]) for p in keys), row["seed"]): row
+            (*(row[p] for p in keys), row["seed"]): row
             for row in results.rows()
             if row["status"] == "done"
         }
@@ -110,8 +109,7 @@ def _differences(
     out = []
     for name in names:
         va, vb = _number(a.get(name)), _number(b.get(name))
-        same = va == vb or (va is None and vb is None)
-        if changed_only and same:
+        if changed_only and va == vb:
             continue
         diff = vb - va if va is not None and vb is not None else None
         rel = diff / abs(va) if diff is not None and va else None
@@ -123,10 +121,6 @@ def _number(value: Any) -> float | None:
     if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
-
-
-def _text(value: Any) -> Any:
-    return value if isinstance(value, int | float | str) else label(value)
 
 
 def format_comparison(comparison: dict[str, Any]) -> str:
@@ -179,4 +173,4 @@ def _value(value: float | None, scale: float, unit: str, *, signed: bool = False
         return "–"
     scaled = value * scale
     text = f"{scaled:+.4g}" if signed else f"{scaled:.4g}"
-    return f"{text} {unit}" if unit and unit != "MB" else f"{text}{' MB' if unit == 'MB' else ''}"
+    return f"{text} {unit}" if unit else text

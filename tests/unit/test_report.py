@@ -13,7 +13,6 @@ import pytest
 
 import bloatlab
 from bloatlab import cli
-from bloatlab.analysis.units import metric_axis, numeric_values
 from bloatlab.report import write_report
 from bloatlab.sweep import Sweep, run_sweep
 
@@ -117,22 +116,6 @@ def test_report_options_are_checked(tmp_path: Path) -> None:
     assert cli.main(["report", str(tmp_path), "--metric", "no.such"]) == 2
     assert cli.main(["report", str(tmp_path), "--x", "flow.bbr.cc"]) == 2
     assert cli.main(["report", str(tmp_path / "missing")]) == 1
-
-
-def test_metric_axes_carry_units() -> None:
-    assert metric_axis("groups.bbr.goodput_bps").label == "goodput (Mb/s)"
-    assert metric_axis("groups.bbr.goodput_bps").title == "bbr: goodput"
-    assert metric_axis("bottleneck.drop_rate").label == "drop rate (%)"
-    assert metric_axis("flows.a-0.rtt_p50_s").label == "RTT p50 (ms)"
-    assert metric_axis("bottleneck.backlog_mean_bdp").label == "backlog mean (BDP)"
-    assert metric_axis("flows.a.state_time_fraction.PROBE_BW").label == "time in PROBE_BW (%)"
-
-
-def test_parameter_values_are_numeric_when_they_share_a_unit() -> None:
-    assert numeric_values(["0.5BDP", "1BDP", "8BDP"]) == ([0.5, 1.0, 8.0], "BDP")
-    assert numeric_values([2, 4, 8]) == ([2.0, 4.0, 8.0], "")
-    assert numeric_values(["40Mbps", "1Gbps"]) is None
-    assert numeric_values(["bbr", "cubic"]) is None
 
 
 @pytest.mark.parametrize(
