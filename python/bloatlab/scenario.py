@@ -4,9 +4,9 @@ Python does not validate the schema; the Rust core does (`_core.resolve`), so th
 source of truth for field names, units and defaults. This module only turns a file, TOML
 text or dict into the JSON the core reads:
 
-* relative paths in path fields (`bottleneck.trace`) are resolved against the folder of the
-  scenario file; relative paths given as overrides, against the current directory, like
-  any other command-line argument;
+* relative paths in path fields (`bottleneck.trace`, a flow's `app.video` when it names a
+  Sabre movie file) are resolved against the folder of the scenario file; relative paths
+  given as overrides, against the current directory, like any other command-line argument;
 * overrides address fields by dotted keys. Arrays of tables are addressed by the `name` of
   an element or by index, so `flow.video.cc=bbr` and `flow.0.cc=bbr` both work. Override
   values are TOML literals when they parse as one (`0.01`, `true`, `"x"`, `{kind="bbr"}`)
@@ -28,8 +28,10 @@ from typing import Any
 
 from .errors import ScenarioError
 
-# Fields holding a file path, as dotted keys; `*` stands for every element of an array.
-PATH_FIELDS = ("bottleneck.trace",)
+# Fields holding a file path, as dotted keys (`*` stands for every element of an array), with
+# the ending that makes a value a path: a `video` is a built-in name ("www21", "bbb") unless it
+# is a Sabre movie file, which the core knows by its ".json".
+PATH_FIELDS = {"bottleneck.trace": "", "flow.*.app.video": ".json"}
 # Top-level arrays of tables, whose elements overrides address by `name` (or index).
 ARRAYS_OF_TABLES = ("flow",)
 
@@ -168,12 +170,17 @@ def _resolve_paths(doc: dict[str, Any], base: Path, *, check: bool) -> None:
     for pattern in PATH_FIELDS:
         for container, field, dotted in _fields_matching(doc, pattern.split("."), ""):
             given = container[field]
-            if not isinstance(given, str):
-                continue  # not a path; the core will say what is wrong with it
+            if not is_path(pattern, given):
+                continue  # a name, or not a path: the core will say what is wrong with it
             path = base / Path(given).expanduser()
             container[field] = str(path)
             if check and not path.is_file():
                 raise ScenarioError(dotted, f"file not found: '{given}' (looked for {path})")
+
+
+def is_path(pattern: str, value: Any) -> bool:
+    """Whether `value`, given for the path field `pattern`, names a file."""
+    return isinstance(value, str) and value.endswith(PATH_FIELDS[pattern])
 
 
 def _fields_matching(

@@ -82,19 +82,30 @@ def test_index_past_the_last_flow_is_an_error() -> None:
 
 
 def test_flow_override_without_any_flows_is_an_error() -> None:
-    with pytest.raises(ScenarioError, match="flow names are none"):
+    with pytest.raises(ScenarioError, match=r"flow names are none \(indices none\)$"):
         load_scenario('name = "x"', ["flow.video.cc=bbr"])
 
 
 def test_field_inside_a_number_is_an_error() -> None:
     with pytest.raises(ScenarioError, match=r"^seed.x: 'seed' is 1, not a table"):
         with_sets("seed.x=1")
+    # the error names the field that is not a table, however deep
+    with pytest.raises(ScenarioError, match=r"^flow.video.count.x: 'flow.video.count' is 2,"):
+        with_sets("flow.video.count=2", "flow.video.count.x=1")
 
 
-@pytest.mark.parametrize("bad", ["seed", "=3", "flow..cc=bbr"])
-def test_malformed_override_is_an_error(bad: str) -> None:
-    with pytest.raises(ScenarioError):
+@pytest.mark.parametrize(
+    ("bad", "path", "message"),
+    [
+        ("seed", "", "override 'seed' is not of the form key=value (e.g. seed=2)"),
+        ("=3", "", "override '=3' is not of the form key=value (e.g. seed=2)"),
+        ("flow..cc=bbr", "flow..cc", "empty segment in dotted key"),
+    ],
+)
+def test_malformed_override_is_an_error(bad: str, path: str, message: str) -> None:
+    with pytest.raises(ScenarioError) as e:
         with_sets(bad)
+    assert (e.value.path, e.value.message) == (path, message)
 
 
 @pytest.mark.parametrize(

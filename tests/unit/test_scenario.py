@@ -55,6 +55,9 @@ def test_copies_a_dict_so_the_caller_s_is_untouched() -> None:
 def test_to_json_is_the_document_as_json() -> None:
     scenario = load_scenario(DEMO)
     assert json.loads(scenario.to_json()) == scenario
+    # compact, and a TOML date (which JSON has not) as its text, for the core to refuse by name
+    dated = load_scenario('name = "t"\nseed = 1\nwhen = 2026-11-24')
+    assert dated.to_json() == '{"name":"t","seed":1,"when":"2026-11-24"}'
 
 
 def test_relative_trace_is_resolved_against_the_scenario_folder(
@@ -87,6 +90,53 @@ def test_trace_given_as_override_is_relative_to_the_working_directory(
     path = write(tmp_path / "exp" / "s.toml", DEMO)
     monkeypatch.chdir(tmp_path / "here")
     assert load_scenario(path, ["bottleneck.trace=y.down"])["bottleneck"]["trace"] == str(trace)
+
+
+def with_video(video: str) -> str:
+    return DEMO.replace('cc = "bbr"', f'cc = "bbr"\napp = {{ kind = "dash", video = "{video}" }}')
+
+
+def test_a_movie_file_is_resolved_against_the_scenario_folder_and_a_video_name_is_kept(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    movie = write(tmp_path / "exp" / "movies" / "m.json", "{}")
+    monkeypatch.chdir(tmp_path)  # not the scenario's folder
+    app = load_scenario(write(tmp_path / "exp" / "s.toml", with_video("movies/m.json")))
+    assert app["flow"][0]["app"]["video"] == str(movie)
+    # "www21" is a built-in video, even with a file of that name beside the scenario
+    write(tmp_path / "exp" / "www21", "")
+    app = load_scenario(write(tmp_path / "exp" / "t.toml", with_video("www21")))
+    assert app["flow"][0]["app"]["video"] == "www21"
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(write(tmp_path / "exp" / "u.toml", with_video("movies/nope.json")))
+    assert e.value.path == "flow.0.app.video"
+    assert "movies/nope.json" in e.value.message
+    # every flow's, past one that names a built-in video
+    two = (
+        with_video("bbb")
+        + '[[flow]]\nname = "b"\napp = { kind = "dash", video = "movies/m.json" }\n'
+    )
+    app = load_scenario(write(tmp_path / "exp" / "v.toml", two))
+    assert [f["app"]["video"] for f in app["flow"]] == ["bbb", str(movie)]
+
+
+def test_an_override_may_replace_a_trace_the_file_names_but_does_not_have(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = write(tmp_path / "exp" / "s.toml", with_trace("traces/not-yet.down"))
+    trace = write(tmp_path / "here" / "y.down", "1\n")
+    monkeypatch.chdir(tmp_path / "here")
+    assert load_scenario(path, ["bottleneck.trace=y.down"])["bottleneck"]["trace"] == str(trace)
+
+
+def test_unreadable_or_malformed_input_is_an_error_about_the_whole_file(tmp_path: Path) -> None:
+    (tmp_path / "dir.toml").mkdir()
+    with pytest.raises(ScenarioError, match=r"^cannot read scenario file '.*dir\.toml': ") as e:
+        load_scenario(tmp_path / "dir.toml")
+    assert e.value.path == ""
+    with pytest.raises(ScenarioError, match=r"^scenario is not valid TOML: ") as e:
+        load_scenario("name = \n")
+    assert e.value.path == ""
 
 
 def test_missing_scenario_file_is_a_scenario_error(tmp_path: Path) -> None:

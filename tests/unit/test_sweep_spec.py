@@ -97,7 +97,21 @@ def test_no_grid_is_one_point_per_seed() -> None:
         ({"seeds": 0}, "seeds", "allowed ≥ 1"),
         ({"seeds": [1, 1]}, "seeds", "repeats"),
         ({"seeds": "3"}, "seeds", "count"),
+        ({"seeds": True}, "seeds", "must be a count or a list of seeds, not True"),
+        ({"seeds": [1, -1]}, "seeds", "integers ≥ 0"),
+        ({"seeds": [1, True]}, "seeds", "integers ≥ 0"),
+        ({"seeds": []}, "seeds", "non-empty list"),
         ({"colour": "red"}, "colour", "unknown sweep field"),
+        ({"grid": 3}, "grid", "must be a table of dotted keys to lists of values"),
+        ({"zip": "rate"}, "zip", "must be a table, or an array of tables ([[zip]])"),
+        ({"zip": [{"a.b": [1]}, {"c.d": [1, 2], "e.f": [1]}]}, "zip[1]", "c.d has 2, e.f has 1"),
+        ({"set": ["x"]}, "set", "must be a table of dotted keys to values"),
+        ({"set": {"name": "x"}}, "name", "cannot be swept: the base scenario names runs"),
+        ({"grid": {"seed": [1]}}, "seed", "cannot be swept: use `seeds = N` or a list"),
+        ({"name": ""}, "name", "must be a non-empty string, not ''"),
+        ({"name": 3}, "name", "must be a non-empty string, not 3"),
+        ({"description": 3}, "description", "must be a string"),
+        ({"scenario": "s.toml"}, "scenario", "must be a table"),
         (
             {"grid": {"bottleneck.rate": ["1Mbps"]}, "set": {"bottleneck.rate": "2Mbps"}},
             "bottleneck.rate",
@@ -110,13 +124,16 @@ def test_bad_sweeps_name_the_field(fields: dict[str, object], path: str, words: 
         sweep(**fields)
     assert e.value.path == path
     assert words in e.value.message
+    assert str(e.value) == f"{path}: {e.value.message}"
 
 
 def test_needs_exactly_one_base() -> None:
-    with pytest.raises(ScenarioError, match="exactly one"):
+    with pytest.raises(ScenarioError, match=r"^base: give exactly one of `base = "):
         Sweep.from_dict({"grid": {}})
-    with pytest.raises(ScenarioError, match="exactly one"):
+    with pytest.raises(ScenarioError, match=r"^base: give exactly one"):
         Sweep.from_dict({"base": "x.toml", "scenario": BASE})
+    with pytest.raises(ScenarioError, match=r"^base: must be a path to a scenario file$"):
+        Sweep.from_dict({"base": 3})
 
 
 def test_base_file_and_trace_paths_are_relative_to_the_sweep_file(tmp_path: Path) -> None:
@@ -136,6 +153,36 @@ def test_base_file_and_trace_paths_are_relative_to_the_sweep_file(tmp_path: Path
     assert point.params["bottleneck.trace"] == str(tmp_path / "sweeps" / "../traces/a.down")
 
 
+def test_a_movie_file_in_a_sweep_is_relative_to_the_sweep_file(tmp_path: Path) -> None:
+    dash = {**BASE, "flow": [{"name": "v", "cc": "bbr", "app": {"kind": "dash", "video": "bbb"}}]}
+    s = Sweep.from_dict(
+        {"scenario": dash, "grid": {"flow.v.app.video": ["m.json", "www21", 5]}},
+        base_dir=tmp_path,
+    )
+    videos = [p.params["flow.v.app.video"] for p in s.points()]
+    # a name stays a name, and what is no path at all is left for the core to refuse
+    assert videos == [str(tmp_path / "m.json"), "www21", 5]
+
+
+def test_an_inline_scenarios_trace_is_relative_to_the_sweep_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    trace = tmp_path / "sweeps" / "traces" / "a.log"
+    trace.parent.mkdir(parents=True)
+    trace.write_text("0 0\n1 10\n")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    inline = {**BASE, "bottleneck": {"trace": "traces/a.log", "rtt": "20ms"}}
+    s = Sweep.from_dict({"scenario": inline}, base_dir=tmp_path / "sweeps")
+    assert s.base["bottleneck"]["trace"] == str(trace)
+    assert inline["bottleneck"]["trace"] == "traces/a.log"  # the caller's table is untouched
+    missing = {**BASE, "bottleneck": {"trace": "traces/b.log"}}
+    with pytest.raises(
+        ScenarioError, match=r"^bottleneck\.trace: file not found: '.*/sweeps/traces/b\.log'"
+    ):
+        Sweep.from_dict({"scenario": missing}, base_dir=tmp_path / "sweeps")
+
+
 def test_missing_sweep_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="sweep file not found"):
         Sweep.from_file(tmp_path / "nope.toml")
@@ -145,6 +192,18 @@ def test_to_dict_round_trips() -> None:
     s = sweep(grid={"flow.a.cc": ["bbr", "cubic"]}, zip={"bottleneck.rate": ["1Mbps"]}, seeds=2)
     again = Sweep.from_dict(s.to_dict())
     assert again == s
+    described = sweep(name="n", description="why", set={"bottleneck.rtt": "5ms"})
+    doc = described.to_dict()
+    assert (doc["name"], doc["description"], doc["set"]) == ("n", "why", {"bottleneck.rtt": "5ms"})
+    assert Sweep.from_dict(doc) == described
+    # what is empty is left out
+    assert set(sweep().to_dict()) == {"name", "seeds", "scenario"}
+
+
+def test_a_sweep_is_named_after_its_file_or_sweep_and_runs_the_bases_seed() -> None:
+    s = sweep()
+    assert (s.name, s.description, s.seeds) == ("sweep", "", [1])
+    assert Sweep.from_dict({"scenario": BASE}, default_name="w").name == "w"
 
 
 def test_labels_read_like_the_sweep_file() -> None:
@@ -153,6 +212,10 @@ def test_labels_read_like_the_sweep_file() -> None:
     assert label(1.5) == "1.5"
     assert label(True) == "true"
     assert label({"kind": "bbr", "cwnd_gain": 1.5}) == '{kind = "bbr", cwnd_gain = 1.5}'
+    assert label(False) == "false"
+    assert label(2.0) == "2.0"
+    assert label(["a", 1, [True]]) == '["a", 1, [true]]'
+    assert label(None) == "None"
 
 
 SWEEPS = sorted((Path(__file__).parents[2] / "scenarios" / "sweeps").glob("*.toml"))

@@ -71,8 +71,7 @@ def plan(sweep: Sweep, core_version: str | None = None) -> list[PlannedRun]:
 
 def _cost(resolved: dict[str, Any]) -> float:
     """Simulated packets, roughly: duration × bottleneck rate (a trace's mean rate)."""
-    duration = resolved.get("duration_ns") or 60e9
-    bottleneck = resolved.get("bottleneck", {})
-    trace = bottleneck.get("trace") or {}
-    rate = bottleneck.get("rate_bps") or trace.get("mean_rate_bps") or 10e6
+    duration = resolved.get("duration_ns") or 60e9  # a run without one ends with its flows
+    bottleneck = resolved["bottleneck"]
+    rate = bottleneck.get("rate_bps") or bottleneck["trace"]["mean_rate_bps"]
     return float(duration) / 1e9 * float(rate) / 12_000

@@ -19,6 +19,7 @@ A run is one point of grid × zips × seeds.
 
 from __future__ import annotations
 
+import copy
 import itertools
 import math
 import os
@@ -28,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import ScenarioError
-from ..scenario import PATH_FIELDS, _resolve_paths, load_scenario, read_toml
+from ..scenario import PATH_FIELDS, _resolve_paths, is_path, load_scenario, read_toml
 
 _TOP_LEVEL = {"name", "base", "scenario", "seeds", "set", "grid", "zip", "description"}
 _RESERVED = {"seed", "name"}  # vary seeds with `seeds`; the name only labels results
@@ -161,9 +162,10 @@ def _base(doc: Mapping[str, Any], folder: Path) -> dict[str, Any]:
     inline = doc["scenario"]
     if not isinstance(inline, Mapping):
         raise ScenarioError("scenario", "must be a table")
-    scenario = dict(load_scenario(inline))
+    # its paths are relative to the sweep file, not to where the sweep is run from
+    scenario = copy.deepcopy(dict(inline))
     _resolve_paths(scenario, folder, check=False)
-    return scenario
+    return dict(load_scenario(scenario))
 
 
 def _axes(table: Any, where: str, folder: Path) -> dict[str, list[Any]]:
@@ -218,7 +220,7 @@ def _absolute_path(key: str, value: Any, folder: Path) -> Any:
         wanted = pattern.split(".")
         same_shape = len(wanted) == len(parts)
         if same_shape and all(w in ("*", p) for w, p in zip(wanted, parts, strict=True)):
-            return str(folder / Path(value).expanduser()) if isinstance(value, str) else value
+            return str(folder / Path(value).expanduser()) if is_path(pattern, value) else value
     return value
 
 
