@@ -136,6 +136,10 @@ def test_override_splits_at_the_first_equals_sign() -> None:
     assert parse_override(" seed = 2 ") == ("seed", 2)
 
 
+def test_one_override_may_be_given_as_a_string() -> None:
+    assert load_scenario(BASE, "seed=2")["seed"] == 2
+
+
 def test_mapping_overrides_are_used_as_given() -> None:
     scenario = load_scenario(BASE, {"seed": "3", "flow.video.cc": {"kind": "bbr"}})
     assert scenario["seed"] == "3"

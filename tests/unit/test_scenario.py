@@ -140,8 +140,9 @@ def test_unreadable_or_malformed_input_is_an_error_about_the_whole_file(tmp_path
 
 
 def test_missing_scenario_file_is_a_scenario_error(tmp_path: Path) -> None:
-    with pytest.raises(ScenarioError, match=r"scenario file not found: .*nope\.toml"):
+    with pytest.raises(ScenarioError, match=r"^scenario file not found: .*nope\.toml") as e:
         load_scenario(tmp_path / "nope.toml")
+    assert e.value.path == ""
 
 
 def test_malformed_toml_names_the_file_and_the_line(tmp_path: Path) -> None:

@@ -35,7 +35,7 @@ def test_a_valid_point_runs_its_resolved_scenario_under_its_key() -> None:
         assert run.key == run.task.key == run_key(resolved, "v-test")
         assert run.task.core_version == "v-test"
         # packets, roughly: 2 s at 12 Mb/s is 2000 of 12000 bits
-        assert run.task.cost == pytest.approx(2 * mbps * 1e6 / 12_000)
+        assert run.task.cost == pytest.approx(2 * mbps * 1e6 / 12_000, rel=1e-12)
         assert run.groups == {"a": ["a-0", "a-1"]}
     # the key names the core that computes it
     assert plan(sweep, core_version="v-other")[0].key != runs[0].key
@@ -49,11 +49,11 @@ def test_a_runs_cost_takes_a_traces_mean_rate_and_a_minute_without_a_duration(
     trace.write_text("0 0\n1 6\n2 18\n")  # 12 Mb/s on average
     on_trace = {**BASE, "bottleneck": {"trace": str(trace), "rtt": "20ms"}}
     [run] = plan(Sweep.from_dict({"scenario": on_trace}))
-    assert run.task.cost == pytest.approx(2 * 12e6 / 12_000)
+    assert run.task.cost == pytest.approx(2 * 12e6 / 12_000, rel=1e-12)
     endless = {k: v for k, v in BASE.items() if k != "duration"}
     endless["flow"] = [{"name": "a", "cc": "bbr", "app": {"kind": "bulk", "bytes": "1MB"}}]
     [run] = plan(Sweep.from_dict({"scenario": endless}))
-    assert run.task.cost == pytest.approx(60 * 12e6 / 12_000)
+    assert run.task.cost == pytest.approx(60 * 12e6 / 12_000, rel=1e-12)
 
 
 def _failed_key(version: str, asked: str) -> str:

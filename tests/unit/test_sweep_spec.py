@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 from pathlib import Path
 
 import pytest
@@ -73,10 +74,12 @@ def test_table_values_are_values_not_namespaces() -> None:
     shallow = {"kind": "bbr", "cwnd_gain": 1.5}
     s = sweep(grid={"flow.a.cc": ["bbr", shallow]})
     assert [p.params["flow.a.cc"] for p in s.points()] == ["bbr", shallow]
+    assert sweep(set={"flow.a.cc": shallow}).fixed == {"flow.a.cc": shallow}
 
 
 def test_seeds_count_list_and_default() -> None:
     assert sweep(seeds=3).seeds == [1, 2, 3]
+    assert sweep(seeds=[0]).seeds == [0]
     assert sweep(seeds=[7, 9]).seeds == [7, 9]
     assert Sweep.from_dict({"scenario": {**BASE, "seed": 5}}).seeds == [5]
     assert len(sweep(seeds=[7, 9]).points()) == 2
@@ -115,8 +118,9 @@ def test_no_grid_is_one_point_per_seed() -> None:
         (
             {"grid": {"bottleneck.rate": ["1Mbps"]}, "set": {"bottleneck.rate": "2Mbps"}},
             "bottleneck.rate",
-            "both",
+            "given in both set and grid",
         ),
+        ({"zip": {"a.b": "x"}}, "zip.a.b", "non-empty list"),
     ],
 )
 def test_bad_sweeps_name_the_field(fields: dict[str, object], path: str, words: str) -> None:
@@ -183,6 +187,22 @@ def test_an_inline_scenarios_trace_is_relative_to_the_sweep_file(
         Sweep.from_dict({"scenario": missing}, base_dir=tmp_path / "sweeps")
 
 
+def test_traces_in_set_and_zip_are_relative_to_the_sweep_file(tmp_path: Path) -> None:
+    s = Sweep.from_dict(
+        {
+            "scenario": BASE,
+            "set": {"bottleneck.trace": "a.log"},
+            "zip": {"flow.a.cc": ["bbr"], "bottleneck.rtt": ["5ms"]},
+        },
+        base_dir=tmp_path,
+    )
+    assert s.fixed == {"bottleneck.trace": str(tmp_path / "a.log")}
+    s = Sweep.from_dict(
+        {"scenario": BASE, "zip": {"bottleneck.trace": ["b.log"]}}, base_dir=tmp_path
+    )
+    assert s.zips == [{"bottleneck.trace": [str(tmp_path / "b.log")]}]
+
+
 def test_missing_sweep_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(ScenarioError, match="sweep file not found"):
         Sweep.from_file(tmp_path / "nope.toml")
@@ -215,7 +235,7 @@ def test_labels_read_like_the_sweep_file() -> None:
     assert label(False) == "false"
     assert label(2.0) == "2.0"
     assert label(["a", 1, [True]]) == '["a", 1, [true]]'
-    assert label(None) == "None"
+    assert label(datetime.date(2026, 11, 24)) == "2026-11-24"  # anything else: its text
 
 
 SWEEPS = sorted((Path(__file__).parents[2] / "scenarios" / "sweeps").glob("*.toml"))
