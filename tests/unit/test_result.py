@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from types import ModuleType
 from typing import Any
 
@@ -12,6 +13,7 @@ import pytest
 
 import bloatlab
 from bloatlab import Result, ScenarioError
+from bloatlab.result import load_result
 
 SCENARIO = """
 name = "r"
@@ -129,3 +131,65 @@ def test_a_core_without_the_contract_is_a_clear_error(monkeypatch: pytest.Monkey
     monkeypatch.setitem(sys.modules, "bloatlab._core", ModuleType("bloatlab._core"))
     with pytest.raises(RuntimeError, match="does not provide version, ScenarioError"):
         bloatlab.simulate(SCENARIO)
+
+
+READ_BACK = """
+name = "back"
+duration = "3s"
+[bottleneck]
+rate = "20Mbps"
+rtt = "40ms"
+[[flow]]
+name = "zeta"
+cc = "bbr"
+app = { kind = "bulk" }
+[[flow]]
+name = "alpha"
+cc = "cubic"
+app = { kind = "dash", video = "bbb", abr = "throughput" }
+"""
+
+
+def _codes(table: pa.Table) -> pa.Array:
+    return table.column("flow").combine_chunks().indices
+
+
+def test_a_written_result_reads_back_with_its_flows_in_scenario_order(
+    core: ModuleType, tmp_path: Path
+) -> None:
+    result = bloatlab.simulate(READ_BACK)
+    out = result.write(tmp_path / "run")
+    assert (out / "summary.json").read_bytes() == (
+        json.dumps(result.summary, indent=2) + "\n"
+    ).encode()
+    back = load_result(out)
+    assert back.summary == result.summary
+    # the scenario's order, not the order of a name list or of the alphabet
+    assert back.dictionaries["flow"] == result.dictionaries["flow"] == ["zeta", "alpha"]
+    assert sorted(back.tables) == ["flows", "queue", "samples", "segments"]
+    for name, table in result.tables.items():
+        again = back.table(name)
+        assert again.column_names == table.column_names
+        for column in ("flow", "cc_state"):
+            if column in table.column_names:
+                assert again.column(column).type == pa.dictionary(pa.int32(), pa.string())
+                assert (
+                    again.column(column)
+                    .cast(pa.string())
+                    .equals(table.column(column).cast(pa.string()))
+                )
+        # a flow's code means the same flow as the core's
+        if "flow" in table.column_names:
+            assert _codes(again).equals(_codes(table))
+    # states are named as in the files: the ones the run visited
+    assert set(back.dictionaries["cc_state"]) <= set(result.dictionaries["cc_state"])
+
+
+def test_an_empty_segments_table_is_not_written_and_a_folder_needs_its_summary(
+    core: ModuleType, tmp_path: Path
+) -> None:
+    bulk_only = READ_BACK.replace('"dash", video = "bbb", abr = "throughput"', '"bulk"')
+    files = bloatlab.simulate(bulk_only).files()
+    assert sorted(files) == ["flows.parquet", "queue.parquet", "samples.parquet", "summary.json"]
+    with pytest.raises(FileNotFoundError, match=r"is not a results folder: no summary\.json"):
+        load_result(tmp_path)

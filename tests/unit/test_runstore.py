@@ -36,6 +36,8 @@ def test_the_key_of_a_resolved_scenario_is_pinned() -> None:
     }
     assert run_key(resolved, "1.0") == "ee739def3b325e16"
     assert run_key(dict(reversed(resolved.items())), "1.0") == "ee739def3b325e16"
+    # names beyond ASCII are hashed as their \u escapes; input files as their bytes' SHA-256
+    assert run_key({"flow": [{"name": "vidéo"}], "name": "k"}, "1.0") == "e0622824ff175e83"
 
 
 def test_spelling_and_key_order_do_not_change_the_key() -> None:
@@ -87,6 +89,25 @@ def test_input_files_count_by_content_not_by_path(tmp_path: Path) -> None:
     assert run_key(resolved, "1") == run_key(moved, "1")
     b.write_text("1\n3\n")
     assert run_key(resolved, "1") != run_key(moved, "1")
+    a.write_bytes(b"0 0\n1 10\n")
+    assert run_key(resolved, "1.0") == "1548a5a56612a781"
+
+
+def test_run_json_is_the_meta_under_the_key_and_says_whether_the_run_is_done(
+    tmp_path: Path,
+) -> None:
+    runs = RunStore(tmp_path)
+    meta = {"status": "failed", "error": "débit: trop élevé"}
+    folder = runs.write("k1", {"summary.json": b"{}"}, meta)
+    text = (folder / "run.json").read_text(encoding="utf-8")
+    assert text == json.dumps({"key": "k1", **meta}, indent=2, ensure_ascii=False) + "\n"
+    assert "débit" in text
+    assert runs.meta("k1") == {"key": "k1", **meta}
+    assert (runs.state("k1"), runs.summary("k1")) == ("failed", {})
+    runs.write("k2", {}, {"status": "done"})
+    assert (runs.state("k2"), runs.summary("k2"), runs.state("k3")) == ("done", None, None)
+    with pytest.raises(ValueError, match=r"^run\.json is written from `meta`$"):
+        runs.write("k4", {"run.json": b"{}"}, {})
 
 
 def test_a_run_folder_is_complete_or_absent(

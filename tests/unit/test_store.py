@@ -152,3 +152,45 @@ def test_refuses_to_replace_a_file(result: bloatlab.Result, tmp_path: Path) -> N
     with pytest.raises(FileExistsError):
         result.write(tmp_path / "w")
     assert siblings(tmp_path / "w") == ["w"]
+
+
+def test_on_linux_a_replacement_is_one_exchange_of_the_two_folders(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "a" / "x").write_text("in a")
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "y").write_text("in b")
+    assert store._exchange(tmp_path / "a", tmp_path / "b")
+    assert contents(tmp_path / "a") == {"y": b"in b"}
+    assert contents(tmp_path / "b") == {"x": b"in a"}
+    # nothing to swap with: no exchange, and nothing moved
+    assert not store._exchange(tmp_path / "a", tmp_path / "none")
+    assert contents(tmp_path / "a") == {"y": b"in b"}
+
+
+def test_a_folder_or_file_is_written_under_parents_that_do_not_exist_yet(tmp_path: Path) -> None:
+    out = store.write_folder(tmp_path / "p" / "q" / "r", lambda f: (f / "s").write_text("t"))
+    assert contents(out) == {"s": b"t"}
+    assert store.write_file(tmp_path / "u" / "v" / "w", b"x").read_bytes() == b"x"
+
+
+def test_leftovers_of_interrupted_writes_are_removed_and_nothing_else(tmp_path: Path) -> None:
+    (tmp_path / ".a.tmp-0001").mkdir()
+    (tmp_path / ".a.tmp-0001" / "summary.json").write_text("{")
+    (tmp_path / ".b.old-0002").mkdir()
+    (tmp_path / ".c.tmp-0003").write_text("half a file")
+    target = tmp_path / "kept"
+    target.mkdir()
+    (target / "f").write_text("kept")
+    (tmp_path / ".d.tmp-0004").symlink_to(target)
+    for name in ("a", ".hidden", "x.tmp-0005"):  # results, and names no write leaves
+        (tmp_path / name).mkdir()
+    removed = store.remove_leftovers(tmp_path)
+    assert sorted(p.name for p in removed) == [
+        ".a.tmp-0001",
+        ".b.old-0002",
+        ".c.tmp-0003",
+        ".d.tmp-0004",
+    ]
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".hidden", "a", "kept", "x.tmp-0005"]
+    assert contents(target) == {"f": b"kept"}  # a link is removed, not what it points to
+    assert store.remove_leftovers(tmp_path / "no such folder") == []

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import socket
 from pathlib import Path
 from typing import Any
 
 import pyarrow.parquet as pq
 import pytest
 
-from bloatlab import cli
-from bloatlab.sweep import Sweep, SweepResults, run_sweep
+import bloatlab
+from bloatlab import _native, cli
+from bloatlab.sweep import Sweep, SweepResults, Task, execute, run_sweep
 
 BASE = {
     "name": "unit-sweep",
@@ -183,3 +186,55 @@ def test_a_bad_sweep_file_exits_2_and_writes_nothing(tmp_path: Path) -> None:
     file.write_text('base = "missing.toml"\n')
     assert cli.main(["sweep", str(file), "-o", str(tmp_path / "out")]) == 2
     assert not (tmp_path / "out").exists()
+
+
+def test_run_json_records_who_computed_a_run_and_how_long_it_took(tmp_path: Path) -> None:
+    out = run_sweep(make(grid={"flow.a.cc": ["bbr", "nope"]}), tmp_path, workers=0, progress=False)
+    rows = sweep_rows(tmp_path)
+    here = f"{socket.gethostname()}:{os.getpid()}"  # in this process: workers=0
+    assert sorted(out.timings) == sorted(r["run"] for r in rows if r["status"] == "done")
+    for row in rows[:2]:
+        meta = json.loads((tmp_path / "runs" / row["run"] / "run.json").read_text())
+        timing = out.timings[row["run"]]
+        assert meta == {
+            "key": row["run"],
+            "status": "done",
+            "core_version": _native.version(),
+            "bloatlab_version": bloatlab.__version__,
+            "timing": timing,
+            "host": here,
+        }
+        assert 0 < timing["core_s"] <= timing["simulate_s"] < timing["worker_s"]
+        assert timing["worker_s"] == pytest.approx(timing["simulate_s"] + timing["serialise_s"])
+        assert row["wall_s"] == timing["simulate_s"]
+    # the sweep's times sum its runs'
+    for name in ("simulate_s", "core_s", "worker_s"):
+        total = sum(t[name] for t in out.timings.values())
+        assert getattr(out, name) == pytest.approx(total, rel=1e-12)
+    assert min(out.plan_s, out.store_s, out.table_s) > 0
+    assert out.wall_s > out.plan_s + out.store_s + out.table_s
+    for row in rows[2:]:
+        meta = json.loads((tmp_path / "runs" / row["run"] / "run.json").read_text())
+        assert meta["scenario"]["flow"][0]["cc"] == "nope"  # what was asked, parsed
+        del meta["scenario"]
+        assert meta == {
+            "key": row["run"],
+            "status": "failed",
+            "error": row["error"],
+            "traceback": None,
+            "core_version": _native.version(),
+            "bloatlab_version": bloatlab.__version__,
+            "params": {"flow.a.cc": "nope"},
+            "seed": row["seed"],
+        }
+    assert out.errors == {r["run"]: r["error"] for r in rows[2:]}
+
+
+def test_a_worker_with_another_core_refuses_the_task() -> None:
+    outcome = execute(Task("k", "{}", "0.0-elsewhere"))
+    assert not outcome.ok and outcome.traceback is None and outcome.files == {}
+    assert outcome.error == (
+        f"this worker's core is version {_native.version()}, the sweep's is 0.0-elsewhere: "
+        "install the same bloatlab on every worker"
+    )
+    assert outcome.host == f"{socket.gethostname()}:{os.getpid()}"
