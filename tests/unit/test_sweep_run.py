@@ -134,6 +134,10 @@ def test_a_run_that_fails_while_simulating_is_recorded_and_retried_next_time(
     assert rows[2]["error"] == "RuntimeError: the core fell over"
     meta = json.loads((tmp_path / "runs" / rows[2]["run"] / "run.json").read_text())
     assert "Traceback" in meta["traceback"]
+    assert (meta["host"], meta["core_version"]) == (
+        f"{socket.gethostname()}:{os.getpid()}",
+        _native.version(),
+    )
 
     monkeypatch.setattr(worker._native, "simulate", real)
     retry = run_sweep(make(), tmp_path, workers=0, progress=False)
