@@ -4,12 +4,14 @@ as a table, claims.json and a report. A toy paper stands in for the real ones.""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 import pytest
 
 from bloatlab import ScenarioError, cli, reproduce
 from bloatlab.reproduce import aict19, www21
+from bloatlab.reproduce._base import mean, pct
 
 TOY = """
 from matplotlib.figure import Figure
@@ -130,3 +132,9 @@ def test_www21_turns_quality_and_stall_rate_into_the_media_rate_the_link_carried
     assert www21.media_rate_mbps(0, 1) == pytest.approx(0.5)
     # Table 1, 100 ms, 10 MB, BBR (3.75, 0.14): about a third of the 25 Mb/s link
     assert www21.media_rate_mbps(3.75, 0.14) == pytest.approx(9.375 / 1.14)
+
+
+def test_a_mean_skips_missing_and_non_finite_values() -> None:
+    assert mean([1.0, None, math.nan, math.inf, 3.0]) == 2.0
+    assert math.isnan(mean([None, math.nan]))
+    assert (pct(0.1234), pct(0.5, digits=0), pct(math.nan)) == ("12.3 %", "50 %", "–")

@@ -216,7 +216,8 @@ def test_run_json_records_who_computed_a_run_and_how_long_it_took(tmp_path: Path
         total = sum(t[name] for t in out.timings.values())
         assert getattr(out, name) == pytest.approx(total, rel=1e-12)
     assert min(out.plan_s, out.store_s, out.table_s) > 0
-    assert out.wall_s > out.plan_s + out.store_s + out.table_s
+    assert out.plan_s + out.store_s + out.table_s < out.wall_s < 60
+    assert (out.folder, out.table_path) == (tmp_path, tmp_path / "sweep.parquet")
     for row in rows[2:]:
         meta = json.loads((tmp_path / "runs" / row["run"] / "run.json").read_text())
         assert meta["scenario"]["flow"][0]["cc"] == "nope"  # what was asked, parsed
@@ -242,3 +243,19 @@ def test_a_worker_with_another_core_refuses_the_task() -> None:
         "install the same bloatlab on every worker"
     )
     assert outcome.host == f"{socket.gethostname()}:{os.getpid()}"
+
+
+def test_the_longest_runs_start_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from bloatlab.sweep import worker
+
+    real = worker._native.simulate
+    order: list[str] = []
+
+    def recording(scenario_json: str) -> dict[str, object]:
+        order.append(json.loads(scenario_json)["bottleneck"]["rate"])
+        return real(scenario_json)
+
+    monkeypatch.setattr(worker._native, "simulate", recording)
+    grid = {"bottleneck.rate": ["10Mbps", "40Mbps", "20Mbps"]}
+    run_sweep(make(grid=grid, seeds=1), tmp_path, workers=0, progress=False)
+    assert order == ["40Mbps", "20Mbps", "10Mbps"]  # cost: simulated packets
