@@ -12,7 +12,7 @@ from types import ModuleType
 
 import pytest
 
-from bloatlab import cli
+from bloatlab import Result, cli
 
 SCENARIO = """
 name = "cli-test"
@@ -189,3 +189,49 @@ def test_ctrl_c_during_a_run_exits_130_at_once_and_writes_nothing(workdir: Path)
     assert child.returncode == 130
     assert "interrupted; nothing written" in err
     assert sorted(p.name for p in workdir.iterdir()) == ["s.toml", "started"]
+
+
+def test_the_printed_summary_is_one_aligned_line_per_flow_and_one_for_the_bottleneck() -> None:
+    summary = {
+        "name": "s",
+        "seed": 3,
+        "flows": {
+            "video": {"goodput_bps": 12.3456e6, "rtt_p50_s": 0.0421, "retrans_ratio": 0.0123},
+            "b": {"goodput_bps": None, "rtt_p50_s": True, "retrans_ratio": 0},
+        },
+        "bottleneck": {"utilisation": 0.987, "queue_delay_p50_s": 0.0025, "drop_rate": 0.0004},
+    }
+    stats = {"sim_time_s": 60.0, "wall_time_s": 0.25}
+    text = cli.format_summary(Result(summary, {}, stats=stats), Path("results/s"))
+    assert text.splitlines() == [
+        "s (seed 3): 60.0 s simulated in 0.25 s, 240x real time",
+        "  flow       goodput    RTT p50   retrans",
+        "  video   12.35 Mb/s    42.1 ms    1.23 %",
+        "  b                -          -    0.00 %",
+        "  bottleneck: utilisation 98.7 %, queue delay p50 2.5 ms, drop rate 0.04 %",
+        "  results: results/s",
+    ]
+    # no speed for a run that took no time, no times without both, a 4-wide column for no flows
+    instant = cli.format_summary(Result(summary, {}, stats={"sim_time_s": 1, "wall_time_s": 0}))
+    assert instant.splitlines()[0] == "s (seed 3): 1.0 s simulated in 0.00 s"
+    bare = cli.format_summary(Result({"name": "n"}, {}, stats={"sim_time_s": 1.0}))
+    assert bare.splitlines()[:2] == ["n (seed None)", "  flow      goodput    RTT p50   retrans"]
+    assert bare.splitlines()[2] == "  bottleneck: utilisation -, queue delay p50 -, drop rate -"
+    assert cli.format_summary(Result({}, {})).startswith("run (seed None)\n")
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("www21 fig 4/5", "www21_fig_4_5"),
+        ("..hidden..", "hidden"),
+        ("a.b-c_d", "a.b-c_d"),
+        ("", "from-file"),
+        (3, "from-file"),
+        ("...", "run"),
+    ],
+)
+def test_a_runs_folder_is_named_after_the_scenario_in_safe_characters(
+    name: object, folder: str
+) -> None:
+    assert cli._folder_name(name, Path("scenarios/from-file.toml")) == folder

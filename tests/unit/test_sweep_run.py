@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import socket
 from pathlib import Path
@@ -175,14 +176,44 @@ def test_the_cli_exits_with_the_number_of_failed_runs(
         '[[scenario.flow]]\nname = "a"\ncc = "bbr"\napp = { kind = "bulk" }\n'
         '[grid]\n"flow.a.cc" = ["bbr", "nope", "neither", "cubic"]\n'
     )
-    code = cli.main(["sweep", str(file), "-o", str(tmp_path / "out"), "--workers", "0", "-q"])
+    where = ["-o", str(tmp_path / "out")]
+    code = cli.main(["sweep", str(file), *where, "--workers", "0", "-q"])
     assert code == 2
     out, err = capsys.readouterr()
-    assert "4 runs (2 computed, 0 already stored), 2 failed" in out
+    lines = out.splitlines()
+    assert re.fullmatch(
+        r"sweep s: 4 runs \(2 computed, 0 already stored\), 2 failed, [\d.]+ s on this process",
+        lines[0],
+    )
+    assert re.fullmatch(r"  simulation [\d.]+ s \(core [\d.]+ s\), worker time [\d.]+ s", lines[1])
+    assert lines[2:] == [f"  results: {tmp_path / 'out' / 'sweep.parquet'}"]
+    failed = err.splitlines()
+    assert len(failed) == 2 and all(re.match(r"  failed x[0-9a-f]{15}: flow", e) for e in failed)
     assert "nope" in err and "neither" in err
-    assert cli.main(["sweep", str(file), "-o", str(tmp_path / "out"), "--dry-run"]) == 0
+    # again: nothing computed, so no simulation line
+    cli.main(["sweep", str(file), *where, "--workers", "0", "-q"])
+    again = capsys.readouterr().out.splitlines()
+    assert "4 runs (0 computed, 2 already stored), 2 failed" in again[0]
+    assert again[1].startswith("  results: ")
+    assert cli.main(["sweep", str(file), *where, "--dry-run"]) == 0
     listing = capsys.readouterr().out.splitlines()
     assert [line.split()[1] for line in listing] == ["done", "invalid", "invalid", "done"]
+    assert re.fullmatch(r"[0-9a-f]{16}  done     flow\.a\.cc=bbr, seed 1", listing[0])
+    # bad options name themselves
+    assert cli.main(["sweep", str(file), *where, "--set", "flow.a.cc=reno"]) == 2
+    assert "flow.a.cc: is swept; --set cannot also fix it" in capsys.readouterr().err
+    assert cli.main(["sweep", str(file), *where, "--workers", "-1"]) == 2
+    assert "--workers: -1: allowed ≥ 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("workers", "text"),
+    [(0, "this process"), (1, "1 worker"), (3, "3 workers"), (None, "2 workers")],
+)
+def test_the_cli_says_where_a_sweep_ran(workers: int | None, text: str) -> None:
+    from bloatlab.commands import _workers_text
+
+    assert _workers_text(workers, cores=2) == text
 
 
 def test_a_bad_sweep_file_exits_2_and_writes_nothing(tmp_path: Path) -> None:
