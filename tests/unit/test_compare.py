@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import bloatlab
-from bloatlab import cli
+from bloatlab import Result, cli
 from bloatlab.compare import compare, format_comparison
 from bloatlab.sweep import Sweep, run_sweep
 from bloatlab.sweep.table import SweepResults
@@ -96,17 +96,10 @@ def test_a_run_and_a_sweep_do_not_compare(tmp_path: Path) -> None:
     assert cli.main(["compare", str(a), str(tmp_path / "nothing")]) == 1
 
 
-def _run_folder(folder: Path, summary: dict[str, object]) -> Path:
-    folder.mkdir()
-    (folder / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
-    return folder
-
-
 def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
     tmp_path: Path,
 ) -> None:
-    a = _run_folder(
-        tmp_path / "a",
+    a = Result(
         {
             "bottleneck": {"capacity_bps": 1e7, "utilisation": 0.5},
             "flows": {
@@ -119,9 +112,9 @@ def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
                 }
             },
         },
-    )
-    b = _run_folder(
-        tmp_path / "b",
+        {},
+    ).write(tmp_path / "a")
+    b = Result(
         {
             "bottleneck": {"capacity_bps": 1e7, "utilisation": 0.75},
             "flows": {
@@ -134,7 +127,8 @@ def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
                 }
             },
         },
-    )
+        {},
+    ).write(tmp_path / "b")
     assert compare(a, b) == {
         "kind": "run",
         "a": str(a),

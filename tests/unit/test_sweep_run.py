@@ -26,6 +26,10 @@ BASE = {
 }
 
 
+# A run's `host` when it ran in this process: host name and process id.
+THIS_PROCESS = f"{socket.gethostname()}:{os.getpid()}"
+
+
 def make(**fields: Any) -> Sweep:
     doc = {"scenario": BASE, "grid": {"bottleneck.rate": ["10Mbps", "20Mbps"]}, "seeds": 2}
     return Sweep.from_dict({**doc, **fields})
@@ -136,7 +140,7 @@ def test_a_run_that_fails_while_simulating_is_recorded_and_retried_next_time(
     meta = json.loads((tmp_path / "runs" / rows[2]["run"] / "run.json").read_text())
     assert "Traceback" in meta["traceback"]
     assert (meta["host"], meta["core_version"]) == (
-        f"{socket.gethostname()}:{os.getpid()}",
+        THIS_PROCESS,
         _native.version(),
     )
 
@@ -226,7 +230,6 @@ def test_a_bad_sweep_file_exits_2_and_writes_nothing(tmp_path: Path) -> None:
 def test_run_json_records_who_computed_a_run_and_how_long_it_took(tmp_path: Path) -> None:
     out = run_sweep(make(grid={"flow.a.cc": ["bbr", "nope"]}), tmp_path, workers=0, progress=False)
     rows = sweep_rows(tmp_path)
-    here = f"{socket.gethostname()}:{os.getpid()}"  # in this process: workers=0
     assert sorted(out.timings) == sorted(r["run"] for r in rows if r["status"] == "done")
     for row in rows[:2]:
         meta = json.loads((tmp_path / "runs" / row["run"] / "run.json").read_text())
@@ -237,7 +240,7 @@ def test_run_json_records_who_computed_a_run_and_how_long_it_took(tmp_path: Path
             "core_version": _native.version(),
             "bloatlab_version": bloatlab.__version__,
             "timing": timing,
-            "host": here,
+            "host": THIS_PROCESS,  # workers=0
         }
         assert 0 < timing["core_s"] <= timing["simulate_s"] < timing["worker_s"]
         assert timing["worker_s"] == pytest.approx(timing["simulate_s"] + timing["serialise_s"])
@@ -273,7 +276,7 @@ def test_a_worker_with_another_core_refuses_the_task() -> None:
         f"this worker's core is version {_native.version()}, the sweep's is 0.0-elsewhere: "
         "install the same bloatlab on every worker"
     )
-    assert outcome.host == f"{socket.gethostname()}:{os.getpid()}"
+    assert outcome.host == THIS_PROCESS
 
 
 def test_the_longest_runs_start_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -12,7 +12,7 @@ import pyarrow as pa
 import pytest
 
 from bloatlab.runstore import RunStore
-from bloatlab.sweep import Sweep
+from bloatlab.sweep import Sweep, plan
 from bloatlab.sweep.table import (
     MANIFEST,
     TABLE,
@@ -132,8 +132,6 @@ def test_a_sweep_folder_without_its_table_rebuilds_it_from_the_run_folders(
 
 
 def test_the_manifest_records_the_sweep_its_runs_and_where_they_are(tmp_path: Path) -> None:
-    from bloatlab.sweep import plan
-
     sweep = Sweep.from_dict(
         {
             "name": "m",
