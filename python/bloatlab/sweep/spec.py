@@ -227,7 +227,12 @@ def _absolute_path(key: str, value: Any, folder: Path) -> Any:
 def _seeds(value: Any, base: Mapping[str, Any]) -> list[int]:
     if value is None:
         seed = base.get("seed", 1)
-        return [seed if isinstance(seed, int) else 1]
+        if not _is_seed(seed):
+            raise ScenarioError(
+                "seed",
+                f"the base scenario's seed {seed!r}: allowed an integer ≥ 0 (or set `seeds`)",
+            )
+        return [seed]
     if isinstance(value, bool):
         raise ScenarioError("seeds", f"must be a count or a list of seeds, not {value!r}")
     if isinstance(value, int):
