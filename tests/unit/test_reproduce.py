@@ -11,7 +11,7 @@ import pytest
 
 from bloatlab import ScenarioError, cli, reproduce
 from bloatlab.reproduce import aict19, www21
-from bloatlab.reproduce._base import mean, pct
+from bloatlab.reproduce._base import highest, lowest, mean, pct, ratio
 
 TOY = """
 from matplotlib.figure import Figure
@@ -138,3 +138,14 @@ def test_a_mean_skips_missing_and_non_finite_values() -> None:
     assert mean([1.0, None, math.nan, math.inf, 3.0]) == 2.0
     assert math.isnan(mean([None, math.nan]))
     assert (pct(0.1234), pct(0.5, digits=0), pct(math.nan)) == ("12.3 %", "50 %", "–")
+
+
+def test_extremes_and_ratios_of_a_missing_value_are_missing() -> None:
+    # a claim on a point that did not run fails, whichever position it has in the list
+    assert (highest([1.0, 3.0, 2.0]), lowest([2.0, 1.0, 3.0])) == (3.0, 1.0)
+    for values in ([1.0, math.nan], [math.nan, 1.0], []):
+        assert math.isnan(highest(values)) and math.isnan(lowest(values))
+    assert max([1.0, math.nan]) == 1.0  # what Python's max does instead
+    assert ratio(3.0, 2.0) == 1.5
+    assert math.isnan(ratio(3.0, 0.0)) and math.isnan(ratio(0.0, 0.0))
+    assert math.isnan(ratio(1.0, math.nan)) and math.isnan(ratio(math.nan, 1.0))

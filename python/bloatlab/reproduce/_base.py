@@ -147,6 +147,24 @@ def mean(values: Iterable[float | None]) -> float:
     return float(np.mean(finite)) if finite else math.nan
 
 
+def highest(values: Iterable[float]) -> float:
+    """The largest value; NaN if one is missing (NaN) or there are none, so a claim on it fails.
+    (Python's `max` skips a NaN that is not first.)"""
+    listed = list(values)
+    return float(np.max(listed)) if listed else math.nan
+
+
+def lowest(values: Iterable[float]) -> float:
+    """The smallest value; NaN if one is missing (NaN) or there are none."""
+    listed = list(values)
+    return float(np.min(listed)) if listed else math.nan
+
+
+def ratio(numerator: float, denominator: float) -> float:
+    """numerator / denominator, NaN where the denominator is 0 (or NaN): a claim on it fails."""
+    return numerator / denominator if denominator else math.nan
+
+
 def pct(value: float, digits: int = 1) -> str:
     """A fraction as a percentage ("–" for NaN)."""
     return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"

@@ -145,6 +145,7 @@ def seeds(mode: Mode) -> int:
 
 
 def bdp(value: Any) -> float:
+    """R, a buffer given in BDPs ("0.5BDP" → 0.5)."""
     return float(str(value).removesuffix("BDP"))
 
 

@@ -25,8 +25,8 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, sweep
-from ._common import CCAS, COLORS, OBBR, cca_name, flow, seeds, testbed
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, highest, mean, sweep
+from ._common import CCAS, COLORS, OBBR, bdp, cca_name, flow, seeds, testbed
 
 BUFFERS = [0.5, 1.0]
 RIVALS = ["BBR", "BBRv2", "CUBIC"]
@@ -118,7 +118,7 @@ def _mean_shares(
 
 def _buffer(row: dict[str, Any]) -> float:
     """R, the buffer in BDPs."""
-    return float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
+    return bdp(row["bottleneck.queue.limit"])
 
 
 def _shares(*results: SweepResults) -> Shares:
@@ -201,9 +201,9 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "against oBBR at R = 1, CUBIC's largest share",
             f"up to {PAPER_CUBIC_R1:.1%}",
-            f"{max(cubic_r1):.1%} (" + "/".join(f"{v:.0%}" for v in cubic_r1) + ")",
+            f"{highest(cubic_r1):.1%} (" + "/".join(f"{v:.0%}" for v in cubic_r1) + ")",
             f"±{POINTS * 100:g} pp",
-            abs(max(cubic_r1) - PAPER_CUBIC_R1) <= POINTS,
+            abs(highest(cubic_r1) - PAPER_CUBIC_R1) <= POINTS,
         )
     )
     similar = [(1 - s("BBRv2", 0.5, mu), 1 - s("CUBIC", 0.5, mu)) for mu in OBBR]

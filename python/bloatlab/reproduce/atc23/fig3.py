@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
-from ._common import CCAS, flow, retransmission_ratio, seeds, share_label, testbed
+from ._common import CCAS, bdp, flow, retransmission_ratio, seeds, share_label, testbed
 
 RATE, RTT = "20Mbps", "40ms"
 BUFFERS = [0.5, 0.8, 1.0, 2.0, 16.0]  # R; × 100 KB (the BDP) = the artifact's limits
@@ -76,7 +76,7 @@ def _shares(results: SweepResults) -> dict[tuple[float, float], dict[str, float]
     by: dict[tuple[float, float], list[dict[str, Any]]] = {}
     for row in done(results):
         g = _gain(row["flow.bbr.cc"])
-        r = float(str(row["bottleneck.queue.limit"]).removesuffix("BDP"))
+        r = bdp(row["bottleneck.queue.limit"])
         by.setdefault((g, r), []).append(row)
     out = {}
     for key, rows in sorted(by.items()):

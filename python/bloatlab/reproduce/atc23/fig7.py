@@ -19,7 +19,19 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from .._base import (
+    Claim,
+    Experiment,
+    Findings,
+    Mode,
+    PaperFigure,
+    done,
+    highest,
+    lowest,
+    mean,
+    pct,
+    sweep,
+)
 from ._common import (
     CCAS,
     OBBR,
@@ -235,19 +247,19 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 else "",
             )
         )
-    lowest = []
+    least = []
     for c in lossy:
-        loss_based = max(_get(table, c, "CUBIC", "retrans"), _get(table, c, "BBRv2", "retrans"))
-        others = min(_get(table, c, x, "retrans") for x in BBR_LIKE)
-        lowest.append((c, loss_based, others))
+        loss_based = highest(_get(table, c, x, "retrans") for x in ("CUBIC", "BBRv2"))
+        others = lowest(_get(table, c, x, "retrans") for x in BBR_LIKE)
+        least.append((c, loss_based, others))
     claims.append(
         Claim(
             "Fig. 7",
             "R = 0.25: CUBIC and BBRv2 retransmit the least",
             "lowest retransmission ratios",
-            "; ".join(f"{c}: {a * 100:.2f} vs {b * 100:.2f} %" for c, a, b in lowest),
+            "; ".join(f"{c}: {a * 100:.2f} vs {b * 100:.2f} %" for c, a, b in least),
             "max(CUBIC, BBRv2) < min(BBR family) in each",
-            all(a < b for _, a, b in lowest),
+            all(a < b for _, a, b in least),
         )
     )
     b3r, mean_bbr = mean(each("B3R", "retrans")), mean(bbr)

@@ -1,0 +1,238 @@
+"""Small hand-made sweep tables for the WWW'21 reproduction's claims' tests (the
+test_www21_*.py files beside this module; no simulation), and the helpers that analyse them.
+
+Each figure's or table's `analyse` gets a few runs whose means are worked out by hand in the
+comments; the tests check each claim's number as printed, its verdict, the verdict on both sides
+of its tolerance, that only finished runs count and that a missing point fails. Claims are
+analysed with their figures built but not rendered (rendering is most of the time, and pixels
+are not tested here).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+from unittest.mock import patch
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+from matplotlib.figure import Figure
+
+from bloatlab.builders import HOST_JITTER
+from bloatlab.reproduce._base import Claim, Findings
+from bloatlab.reproduce.www21._common import BW, GOODPUT, QUALITY, STALL
+from bloatlab.sweep.table import SweepResults
+
+CC = "flow.video.cc"
+BUFFER = "bottleneck.queue.limit"
+RTT = "bottleneck.rtt"
+BURST = "bottleneck.shaper.burst"
+ABR = "flow.video.app.abr"
+MARGIN = "flow.video.cc.base.pacing_margin_percent"
+JITTER = "bottleneck.jitter"
+PROBE_RTT = "flows.video.state_time_fraction.PROBE_RTT"
+STARTUP = "flows.video.state_time_fraction.STARTUP"
+VIDEO_METRICS = (QUALITY, STALL, BW, GOODPUT)
+
+Row = dict[str, Any]
+Points = Mapping[tuple[str, str], Mapping[str, Sequence[float]]]
+
+
+def runs(
+    point: Mapping[str, Any], metrics: Mapping[str, Sequence[float]], status: str = "done"
+) -> list[Row]:
+    """One run per seed at `point`, with each metric's value in seeds 1, 2, …"""
+    seeds = len(next(iter(metrics.values())))
+    return [
+        {**point, "seed": seed + 1, "status": status, **{m: v[seed] for m, v in metrics.items()}}
+        for seed in range(seeds)
+    ]
+
+
+def sweep(*groups: Iterable[Row], folder: Path = Path("sweep")) -> SweepResults:
+    """A sweep's results holding these runs. As in a real table, there is a column for each metric
+    the video's flow reports, and a metric a run lacks is NaN."""
+    rows = [row for group in groups for row in group]
+    columns = list(dict.fromkeys([*(key for row in rows for key in row), *VIDEO_METRICS]))
+    table = [
+        {"run": f"run-{i}", **{c: row.get(c, math.nan) for c in columns}}
+        for i, row in enumerate(rows)
+    ]
+    manifest = {
+        "name": "www21-test",
+        "parameters": [c for c in columns if "." in c and not c.startswith("flows.")],
+        "runs": [{"key": row["run"]} for row in table],
+    }
+    return SweepResults(folder, manifest, pa.Table.from_pylist(table))
+
+
+def runs_at(keys: tuple[str, str], points: Points) -> list[Row]:
+    """The runs at each point (`keys` name the point's two values)."""
+    return [
+        row for point, m in points.items() for row in runs(dict(zip(keys, point, strict=True)), m)
+    ]
+
+
+def claims(module: ModuleType, results: Mapping[str, SweepResults]) -> dict[str, Claim]:
+    """The module's claims by name; its figures are built but not rendered."""
+    with patch.object(Figure, "savefig"):
+        found: Findings = module.analyse(results, "quick")
+    by_name = {c.claim: c for c in found.claims}
+    assert len(by_name) == len(found.claims)
+    return by_name
+
+
+def judged(found: Mapping[str, Claim]) -> dict[str, tuple[str, str, str, bool]]:
+    return {name: (c.paper, c.ours, c.tolerance, c.passed) for name, c in found.items()}
+
+
+# Fig. 4/5: quality and stall rate by CCA and buffer.
+
+
+def fig4_5_runs() -> list[Row]:
+    return [
+        *runs({CC: "bbr", BUFFER: "100KB"}, {QUALITY: [9.5, 8.7]}),  # 9.10
+        *runs({CC: "bbr", BUFFER: "100KB"}, {QUALITY: [0.0]}, status="failed"),  # else 6.07
+        *runs({CC: "bbr", BUFFER: "10MB"}, {QUALITY: [6.5, 5.1], STALL: [0.2, 0.0]}),  # 5.8, 0.1
+        *runs({CC: "bbr2", BUFFER: "10MB"}, {QUALITY: [7.0, 7.0], STALL: [0.5, 0.3]}),  # 7, 0.4
+        *runs({CC: "cubic", BUFFER: "10KB"}, {QUALITY: [1.0, 3.0], STALL: [0.9, 1.0]}),  # 2, 0.95
+        *runs({CC: "bbr", BUFFER: "10KB"}, {QUALITY: [8.0, 8.5]}),  # 8.25
+    ]
+
+
+# Table 1: HTTP/1.1, by RTT, buffer and CCA.
+
+
+def table1_runs() -> list[Row]:
+    bbr_deep = {RTT: "100ms", BUFFER: "10MB", CC: "bbr"}
+    return [
+        # quality 3.5, stall rate 0.15, goodput 8.5 Mb/s
+        *runs(bbr_deep, {QUALITY: [4.0, 3.0], STALL: [0.2, 0.1], GOODPUT: [8e6, 9e6]}),
+        *runs(bbr_deep, {QUALITY: [10.0], STALL: [1.0]}, status="failed"),  # else 5.67, 0.43
+        # quality 9.25, stall rate 0
+        *runs(
+            {RTT: "10ms", BUFFER: "10MB", CC: "bbr2"},
+            {QUALITY: [9.0, 9.5], STALL: [0.0, 0.0], GOODPUT: [20e6, 21e6]},
+        ),
+    ]
+
+
+# Table 2: time per BBR state, from Fig. 4/5's runs and the runs with the player's page.
+
+
+def table2_runs() -> list[Row]:
+    return [
+        # BBR: PROBE_RTT 1 and 3 % → 2.0 %; at 10 MB 10 and 12 % → 11.0 %, STARTUP 5 and 7 → 6.0 %
+        *runs({CC: "bbr", BUFFER: "100KB"}, {PROBE_RTT: [0.01, 0.03]}),
+        *runs({CC: "bbr", BUFFER: "100KB"}, {PROBE_RTT: [0.9]}, status="failed"),  # else 31.3 %
+        *runs({CC: "bbr", BUFFER: "10MB"}, {PROBE_RTT: [0.10, 0.12], STARTUP: [0.05, 0.07]}),
+        # BBR2: 5.0 % at 100 KB; at 10 MB a run that never probed RTT counts 0: (20 + 0) / 2
+        *runs({CC: "bbr2", BUFFER: "100KB"}, {PROBE_RTT: [0.05]}),
+        *runs({CC: "bbr2", BUFFER: "10MB"}, {PROBE_RTT: [0.2, math.nan], STARTUP: [0.1, 0.1]}),
+    ]
+
+
+def table2_page_runs() -> list[Row]:
+    # only shown beside the claims: BBR's STARTUP share of 40 % would fail "within ×2" of 5.3 %
+    return [
+        *runs({CC: "bbr", BUFFER: "10MB"}, {PROBE_RTT: [0.08], STARTUP: [0.4]}),
+        *runs({CC: "bbr2", BUFFER: "10MB"}, {PROBE_RTT: [0.3], STARTUP: [0.35]}),
+    ]
+
+
+# Fig. 8/9: RTT samples and bandwidth estimates, pooled over BBR's runs from their run folders.
+
+
+def sample_run(
+    folder: Path, key: str, buffer: str, rtt_s: list[float], bw_est_bps: list[float]
+) -> Row:
+    """A finished run of Fig. 8/9's sweep whose folder holds these samples and estimates."""
+    run = folder / "runs" / key
+    run.mkdir(parents=True)
+    pq.write_table(pa.table({"rtt_s": rtt_s}), run / "samples.parquet")
+    pq.write_table(pa.table({"bw_est_bps": bw_est_bps}), run / "flows.parquet")
+    return {"run": key, BUFFER: buffer, "seed": 1, "status": "done"}
+
+
+def fig8_9_runs(folder: Path) -> list[Row]:
+    nan = math.nan
+    return [
+        sample_run(folder, "a", "100KB", [0.1, 0.105, 0.2, nan], [25e6, 30e6, nan]),
+        sample_run(folder, "b", "100KB", [0.11, 0.3], [20e6, 40e6, 50e6]),
+        sample_run(folder, "c", "10MB", [0.5, 0.7, 0.9], [75e6, 100e6, nan]),
+        sample_run(folder, "d", "10MB", [0.6], [50e6]),
+        # failed: its folder holds nothing to read
+        {"run": "e", BUFFER: "10MB", "seed": 1, "status": "failed"},
+    ]
+
+
+# Table 3 and Fig. 15: bandwidth estimate and quality by token-bucket burst.
+
+
+def table3_points() -> Points:
+    return {
+        # estimate 25.0 Mb/s, quality 8.5
+        ("bbr", "8KB"): {BW: [24e6, 26e6], QUALITY: [9.0, 8.0]},
+        ("bbr", "100KB"): {BW: [40e6]},  # 28.3 Mb/s + 30 % is 36.8
+        # estimate 70.0 Mb/s (91.8 - 30 % is 64.3), 2.8 × the link; quality 5.5
+        ("bbr", "1MB"): {BW: [60e6, 80e6], QUALITY: [5.0, 6.0]},
+        ("bbr2", "8KB"): {BW: [24.2e6], QUALITY: [10.0]},
+        ("bbr2", "1MB"): {BW: [65.7e6], QUALITY: [5.0]},
+    }
+
+
+def table3_runs() -> list[Row]:
+    failed = runs({CC: "bbr", BURST: "100KB"}, {BW: [28.3e6]}, status="failed")
+    return [*runs_at((CC, BURST), table3_points()), *failed]
+
+
+# Fig. 7: each ABR rule's change from 100 KB to 10 MB.
+
+
+def fig7_runs() -> list[Row]:
+    def abr(
+        name: str, shallow: Mapping[str, list[float]], deep: Mapping[str, list[float]]
+    ) -> list[Row]:
+        return runs({ABR: name, BUFFER: "100KB"}, shallow) + runs({ABR: name, BUFFER: "10MB"}, deep)
+
+    return [
+        # quality 9 → 4.5 (-50 %), stall rate 0.05 → 0.15
+        *abr(
+            "bba",
+            {QUALITY: [8.0, 10.0], STALL: [0.0, 0.1]},
+            {QUALITY: [4.0, 5.0], STALL: [0.1, 0.2]},
+        ),
+        *abr("bola", {QUALITY: [10.0], STALL: [0.0]}, {QUALITY: [8.0], STALL: [0.0]}),
+        *runs({ABR: "bola", BUFFER: "10MB"}, {QUALITY: [4.0]}, status="failed"),  # else -40 %
+        *abr("festive", {QUALITY: [10.0], STALL: [0.0]}, {QUALITY: [9.0], STALL: [0.7]}),
+        *abr("rb", {QUALITY: [10.0], STALL: [0.0]}, {QUALITY: [9.0], STALL: [0.2]}),
+        *abr("dynamic", {QUALITY: [10.0], STALL: [0.0]}, {QUALITY: [10.0], STALL: [0.0]}),
+    ]
+
+
+# Fig. 16: BBR-S and BBR2-S against BBR and BBR2, and BBR2-S's variants.
+
+
+def fig16_runs() -> dict[str, list[Row]]:
+    return {
+        "fig16": [
+            # quality 9.5, stall rate 0.05, estimate 25 Mb/s, goodput 21 Mb/s
+            *runs(
+                {CC: "bbr-s"},
+                {QUALITY: [9.0, 10.0], STALL: [0.0, 0.1], BW: [24e6, 26e6], GOODPUT: [20e6, 22e6]},
+            ),
+            *runs({CC: "bbr2-s"}, {QUALITY: [8.5], STALL: [0.0], BW: [30e6], GOODPUT: [23e6]}),
+            # quality 6, stall rate 0.5, goodput 11 Mb/s
+            *runs({CC: "bbr"}, {QUALITY: [6.0, 6.0], STALL: [0.4, 0.6], GOODPUT: [10e6, 12e6]}),
+            *runs({CC: "bbr2"}, {QUALITY: [7.0], STALL: [0.3], GOODPUT: [9e6]}),
+            *runs({CC: "bbr2"}, {QUALITY: [1.0]}, status="missing"),  # else quality 4
+        ],
+        "fig16-bbr2-s": [
+            # quality 9, estimate 24 Mb/s
+            *runs({MARGIN: 0, JITTER: HOST_JITTER}, {QUALITY: [9.0, 9.0], BW: [23e6, 25e6]}),
+            *runs({MARGIN: 1, JITTER: "1ms"}, {QUALITY: [8.0], BW: [26e6]}),
+        ],
+    }
