@@ -250,16 +250,21 @@ def test_the_full_standing_queue_claim_checks_each_flow_count_and_rate(
         True,
     )
     each = found["Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"]
-    assert verdict(each) == ("0.90–1.51 BDP over 5 combinations", False)
-    assert each.note == "outside: 8 flows 120Mbps, 8 flows 80Mbps"
+    assert verdict(each) == ("0.90–1.51 BDP over 5 of 9 combinations", False)
+    # in grid order; 2 flows at 80 and 120 Mb/s, 4 at 120 and 8 at 40 (failed) did not run
+    assert each.note == (
+        "outside, or not run: 2 flows 80Mbps, 2 flows 120Mbps, 4 flows 120Mbps, "
+        "8 flows 40Mbps, 8 flows 80Mbps, 8 flows 120Mbps"
+    )
 
 
 def test_the_full_standing_queue_claim_holds_with_every_combination_inside(
     tmp_path: Path,
 ) -> None:
     bbr = [
-        queue_row(1.2, 2.0, **{"flow.bbr.count": n, "bottleneck.rate": "80Mbps"})
+        queue_row(1.2, 2.0, **{"flow.bbr.count": n, "bottleneck.rate": rate})
         for n in aict19.FLOWS
+        for rate in aict19.RATES
     ]
     results = {
         "fig5-bbr": sweep(tmp_path / "bbr", bbr),
@@ -269,6 +274,17 @@ def test_the_full_standing_queue_claim_holds_with_every_combination_inside(
         "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"
     ]
     assert (each.passed, each.note) == (True, "")
+
+
+def test_the_full_standing_queue_claim_fails_without_a_finished_run(tmp_path: Path) -> None:
+    results = {
+        "fig5-bbr": sweep(tmp_path / "bbr", [queue_row(1.2, 2.0) | FAILED]),
+        "fig5-cubic": sweep(tmp_path / "cubic", [queue_row(5.0, 8.0)]),
+    }
+    each = claims(aict19._fig5(results, "full"))[
+        "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"
+    ]
+    assert verdict(each) == ("nan–nan BDP over 0 of 9 combinations", False)
 
 
 @pytest.mark.filterwarnings("ignore:No artists with labels found:UserWarning")  # empty legend
