@@ -20,6 +20,7 @@ from bloatlab.builders import HOST_JITTER
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Claim, Findings
 from bloatlab.sweep.table import SweepResults
+from sweep_tables import sweep_results
 
 CAPACITY_BPS = 80e6
 BDP_BYTES = 250_000  # 80 Mb/s × 25 ms
@@ -41,17 +42,10 @@ def sweep(
 ) -> SweepResults:
     """A sweep of `rows` (done, seed 1 unless they say otherwise), each run's folder holding a
     2 BBR + 2 CUBIC run whose groups swap the lead at `lead_changes` (or the row's)."""
-    runs = [{"run": f"run-{i}", "seed": 1, "status": "done", **row} for i, row in enumerate(rows)]
-    columns = dict.fromkeys(c for r in runs for c in r if c != "lead_changes")
-    table = pa.table({c: [r.get(c) for r in runs] for c in columns})
-    manifest = {
-        "name": folder.name,
-        "parameters": [],
-        "runs": [{"key": r["run"], "groups": GROUPS} for r in runs],
-    }
-    results = SweepResults(folder, manifest, table)
-    for r in runs:
-        write_run(results.run_folder(r["run"]), r.get("lead_changes", lead_changes))
+    table = [{c: v for c, v in row.items() if c != "lead_changes"} for row in rows]
+    results = sweep_results(folder, folder.name, table, groups=lambda run: GROUPS)
+    for run, row in zip(results.rows(), rows, strict=True):
+        write_run(results.run_folder(run["run"]), row.get("lead_changes", lead_changes))
     return results
 
 

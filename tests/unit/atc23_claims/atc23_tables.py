@@ -10,7 +10,7 @@ fractions written here."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -25,30 +25,12 @@ from bloatlab.reproduce.atc23 import fig3
 from bloatlab.reproduce.atc23._common import CCAS, OBBR
 from bloatlab.sweep.spec import label
 from bloatlab.sweep.table import SweepResults
+from sweep_tables import sweep_results
 
 SENT = 2.0**30  # bytes sent per flow: a power of two, so the ratios are exactly the ones written
 
 Row = dict[str, Any]
 Verdicts = dict[str, tuple[str, bool]]  # claim → (ours, passed)
-
-
-def sweep_results(
-    folder: Path, name: str, rows: list[Row], groups: Callable[[Row], Any] = lambda row: {}
-) -> SweepResults:
-    """A sweep folder's results holding `rows` (missing columns are null, as in `build_table`);
-    runs are done, seed 1, unless their row says otherwise."""
-    rows = [
-        {"run": f"{name}-{i}", "status": "done", "seed": 1, **row} for i, row in enumerate(rows)
-    ]
-    columns = dict.fromkeys(column for row in rows for column in row)
-    table = pa.Table.from_pylist([{c: row.get(c) for c in columns} for row in rows])
-    manifest = {
-        "name": name,
-        "parameters": [],
-        "runs_dir": "runs",
-        "runs": [{"key": row["run"], "groups": groups(row)} for row in rows],
-    }
-    return SweepResults(folder, manifest, table)
 
 
 def analyse(module: ModuleType, results: Mapping[str, SweepResults]) -> Findings:
@@ -263,7 +245,7 @@ def fig8_results(
             tmp_path,
             "atc23-fig8",
             [*rows, *extra],
-            lambda row: {"cca": flow_names(row["flow.cca.count"])},
+            groups=lambda row: {"cca": flow_names(row["flow.cca.count"])},
         )
     }
 

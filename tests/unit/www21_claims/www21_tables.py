@@ -25,6 +25,7 @@ from bloatlab.builders import HOST_JITTER
 from bloatlab.reproduce._base import Claim, Findings
 from bloatlab.reproduce.www21._common import BW, GOODPUT, QUALITY, STALL
 from bloatlab.sweep.table import SweepResults
+from sweep_tables import sweep_results
 
 CC = "flow.video.cc"
 BUFFER = "bottleneck.queue.limit"
@@ -55,18 +56,8 @@ def runs(
 def sweep(*groups: Iterable[Row], folder: Path = Path("sweep")) -> SweepResults:
     """A sweep's results holding these runs. As in a real table, there is a column for each metric
     the video's flow reports, and a metric a run lacks is NaN."""
-    rows = [row for group in groups for row in group]
-    columns = list(dict.fromkeys([*(key for row in rows for key in row), *VIDEO_METRICS]))
-    table = [
-        {"run": f"run-{i}", **{c: row.get(c, math.nan) for c in columns}}
-        for i, row in enumerate(rows)
-    ]
-    manifest = {
-        "name": "www21-test",
-        "parameters": [c for c in columns if "." in c and not c.startswith("flows.")],
-        "runs": [{"key": row["run"]} for row in table],
-    }
-    return SweepResults(folder, manifest, pa.Table.from_pylist(table))
+    rows = [{**dict.fromkeys(VIDEO_METRICS, math.nan), **row} for group in groups for row in group]
+    return sweep_results(folder, "www21-test", rows, missing=math.nan)
 
 
 def runs_at(keys: tuple[str, str], points: Points) -> list[Row]:
