@@ -37,3 +37,14 @@ def sweep_results(
         "runs": [{"key": run["run"], "groups": groups(run)} for run in runs],
     }
     return SweepResults(folder, manifest, table)
+
+
+def unfinished(results: Mapping[str, SweepResults]) -> dict[str, SweepResults]:
+    """The same sweeps with every run failed."""
+    out = {}
+    for name, result in results.items():
+        table = result.table
+        status = pa.array(["failed"] * table.num_rows)
+        table = table.set_column(table.column_names.index("status"), "status", status)
+        out[name] = SweepResults(result.folder, result.manifest, table)
+    return out

@@ -20,7 +20,7 @@ from bloatlab.builders import HOST_JITTER
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Claim, Findings
 from bloatlab.sweep.table import SweepResults
-from sweep_tables import sweep_results
+from sweep_tables import sweep_results, unfinished
 
 CAPACITY_BPS = 80e6
 BDP_BYTES = 250_000  # 80 Mb/s × 25 ms
@@ -278,7 +278,7 @@ def test_the_full_standing_queue_claim_fails_without_a_finished_run(tmp_path: Pa
     each = claims(aict19._fig5(results, "full"))[
         "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"
     ]
-    assert verdict(each) == ("nan–nan BDP over 0 of 9 combinations", False)
+    assert verdict(each) == ("no finished run of 9 combinations", False)
 
 
 @pytest.mark.filterwarnings("ignore:No artists with labels found:UserWarning")  # empty legend
@@ -291,8 +291,8 @@ def test_the_queue_claims_fail_without_a_finished_run_and_the_figure_is_still_dr
     }
     found = aict19._fig5(results, "quick")
     assert [verdict(c) for c in found.claims] == [
-        ("nan BDP (p90 nan)", False),
-        ("mean nan, p90 nan BDP", False),
+        ("– BDP (p90 –)", False),
+        ("mean –, p90 – BDP", False),
     ]
     assert [f.name for f in found.figures] == ["fig5"]
 
@@ -526,6 +526,14 @@ def test_bbr_must_take_more_than_cubic_at_each_buffer_below_1_5_bdp() -> None:
     assert claims(Findings(found))["Fig. 10 BBR takes more than CUBIC below 1.5 BDP"].passed
 
 
+def test_cubic_must_take_more_at_8_bdp_not_at_the_largest_buffer_that_ran() -> None:
+    # the 8 BDP run failed: CUBIC leading at 6 BDP does not stand in for the paper's 8 BDP
+    bbr, cubic = {1.0: 0.7, 6.0: 0.3}, {1.0: 0.2, 6.0: 0.6}
+    found, _ = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    large = claims(Findings(found))["Fig. 10 CUBIC takes more than BBR in large buffers"]
+    assert verdict(large) == ("no finished run at 8 BDP", False)
+
+
 @pytest.mark.parametrize(
     ("points", "expected"),
     [
@@ -627,6 +635,16 @@ def test_every_figure_of_the_paper_is_drawn(typical: dict[str, SweepResults]) ->
         ("fig12", "Fig. 12"),
     ]
     assert all(f.png.startswith(PNG) and f.paper_shows for f in figures)
+
+
+@pytest.mark.filterwarnings("ignore:No artists with labels found")  # empty plots
+def test_with_every_run_failed_each_claim_fails_without_a_number(
+    typical: dict[str, SweepResults],
+) -> None:
+    found = aict19.analyse(unfinished(typical), "full")
+    assert found.claims and [c.claim for c in found.claims if c.passed] == []
+    assert [c.ours + c.note for c in found.claims if "nan" in c.ours + c.note] == []  # but "–"
+    assert len(found.figures) == 5  # all but Fig. 9, which draws the run at 1.75 BDP
 
 
 def test_buffers_are_labelled_in_bdp_and_read_back() -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from bloatlab import ScenarioError, cli, reproduce
 from bloatlab.reproduce import aict19, www21
-from bloatlab.reproduce._base import highest, lowest, mean, pct, ratio
+from bloatlab.reproduce._base import highest, lowest, mean, mean_of_all, pct, ratio, shown
 
 TOY = """
 from matplotlib.figure import Figure
@@ -138,6 +138,21 @@ def test_a_mean_skips_missing_and_non_finite_values() -> None:
     assert mean([1.0, None, math.nan, math.inf, 3.0]) == 2.0
     assert math.isnan(mean([None, math.nan]))
     assert (pct(0.1234), pct(0.5, digits=0), pct(math.nan)) == ("12.3 %", "50 %", "–")
+
+
+def test_a_mean_of_all_values_is_missing_when_one_is() -> None:
+    # a claim on a mean over conditions fails when a condition did not run
+    assert mean_of_all([1.0, 2.0, 6.0]) == 3.0
+    for values in ([1.0, math.nan], [math.nan, 1.0], []):
+        assert math.isnan(mean_of_all(values))
+
+
+def test_a_missing_value_is_shown_as_a_dash() -> None:
+    assert (shown(0.456, ".0%"), shown(2.345, ".2f"), shown(math.nan, ".1%")) == (
+        "46%",
+        "2.35",
+        "–",
+    )
 
 
 def test_extremes_and_ratios_of_a_missing_value_are_missing() -> None:

@@ -147,6 +147,13 @@ def mean(values: Iterable[float | None]) -> float:
     return float(np.mean(finite)) if finite else math.nan
 
 
+def mean_of_all(values: Iterable[float]) -> float:
+    """Mean of every value; NaN if one is missing (NaN) or there are none, so a claim on a mean
+    over conditions fails when a condition did not run (`mean` would average the rest)."""
+    listed = list(values)
+    return float(np.mean(listed)) if listed else math.nan
+
+
 def highest(values: Iterable[float]) -> float:
     """The largest value; NaN if one is missing (NaN) or there are none, so a claim on it fails.
     (Python's `max` skips a NaN that is not first.)"""
@@ -165,6 +172,11 @@ def ratio(numerator: float, denominator: float) -> float:
     return numerator / denominator if denominator else math.nan
 
 
+def shown(value: float, spec: str) -> str:
+    """`value` in the format `spec` ("–" for a missing value, NaN)."""
+    return "–" if math.isnan(value) else format(value, spec)
+
+
 def pct(value: float, digits: int = 1) -> str:
     """A fraction as a percentage ("–" for NaN)."""
-    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
+    return shown(value * 100, f".{digits}f") + ("" if math.isnan(value) else " %")

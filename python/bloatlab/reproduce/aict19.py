@@ -47,8 +47,11 @@ from ._base import (
     PaperFigure,
     analyse_all,
     done,
+    highest,
+    lowest,
     mean,
     pct,
+    shown,
     sweep,
 )
 
@@ -77,6 +80,7 @@ BUFFERS_LOSS_QUICK = [0.5, 1.0, 2.0]
 STEADY = ("120s", "240s")  # Fig. 7: "minutes 2 to 4 of a 5 minute connection"
 MINUTE = ("60s", "120s")  # §IV-A: "1 minute of a 5 minute trial"
 CYCLE_BUFFER = 1.75  # Fig. 9
+LARGE_BUFFER = 8.0  # Fig. 10/12: CUBIC takes more than BBR at the largest buffer, 8 BDP
 
 PAPER_LOSS = {0.5: 0.11, 1.0: 0.055}  # §V B: "5.5% for ... 1 BDP, doubling to about 11% ... 0.5"
 LOSS_TOLERANCE = 0.4  # relative
@@ -237,7 +241,7 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 5",
             "4 BBR, 80 Mb/s, 8 BDP buffer: standing queue",
             "≈1.1 BDP (1–1.5)",
-            f"{standing:.2f} BDP (p90 {p90:.2f})",
+            f"{shown(standing, '.2f')} BDP (p90 {shown(p90, '.2f')})",
             "mean 1–1.5 BDP",
             1.0 <= standing <= 1.5,
         )
@@ -256,8 +260,10 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 5",
                 "2/4/8 BBR × 40/80/120 Mb/s: standing queue",
                 "1–1.5 BDP",
-                f"{min(ran, default=math.nan):.2f}–{max(ran, default=math.nan):.2f} BDP over "
-                f"{len(ran)} of {len(means)} combinations",
+                f"{lowest(ran):.2f}–{highest(ran):.2f} BDP over {len(ran)} of {len(means)} "
+                "combinations"
+                if ran
+                else f"no finished run of {len(means)} combinations",
                 "each mean 1–1.5 BDP",
                 not outside,
                 note=f"outside, or not run: {', '.join(outside)}" if outside else "",
@@ -271,7 +277,7 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 5",
             "1 CUBIC, 8 BDP buffer: fills the queue",
             "fills to the 8 BDP maximum",
-            f"mean {c_mean:.2f}, p90 {c_p90:.2f} BDP",
+            f"mean {shown(c_mean, '.2f')}, p90 {shown(c_p90, '.2f')} BDP",
             "p90 ≥ 7 BDP",
             c_p90 >= 7.0,
         )
@@ -435,8 +441,9 @@ def _share_claims(
                 figure,
                 f"{name} takes more than CUBIC below 1.5 BDP",
                 "BBR dominates",
-                f"{name} {min(bbr[b] for b in low):.0%}–{max(bbr[b] for b in low):.0%}, "
-                f"CUBIC ≤ {max(cubic[b] for b in low):.0%}"
+                f"{name} {shown(lowest(bbr[b] for b in low), '.0%')}–"
+                f"{shown(highest(bbr[b] for b in low), '.0%')}, "
+                f"CUBIC ≤ {shown(highest(cubic[b] for b in low), '.0%')}"
                 if low
                 else "no run below 1.5 BDP",
                 f"{name} > CUBIC at each buffer < 1.5 BDP",
@@ -453,15 +460,17 @@ def _share_claims(
             cross is not None and window[0] <= cross <= window[1],
         )
     )
-    top = max(buffers)
+    top = LARGE_BUFFER
     claims.append(
         Claim(
             figure,
             f"CUBIC takes more than {name} in large buffers",
-            f"CUBIC > {name} at 8 BDP",
-            f"CUBIC {cubic[top]:.0%} vs {name} {bbr[top]:.0%} at {top:g} BDP",
+            f"CUBIC > {name} at {top:g} BDP",
+            f"CUBIC {shown(cubic[top], '.0%')} vs {name} {shown(bbr[top], '.0%')} at {top:g} BDP"
+            if top in bbr
+            else f"no finished run at {top:g} BDP",
             f"CUBIC > {name}",
-            cubic[top] > bbr[top],
+            top in bbr and cubic[top] > bbr[top],
         )
     )
     return claims, cross
@@ -523,7 +532,7 @@ def _share_figure(
         )
     ax.set_xlabel("router queue length (multiples of BDP)")
     ax.set_ylabel("goodput (% of link rate)")
-    ax.set_xlim(0, max(bbr) + 0.2)
+    ax.set_xlim(0, max(bbr, default=LARGE_BUFFER) + 0.2)
     ax.set_ylim(0, 100)
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="x-small", ncol=2, loc="center right")

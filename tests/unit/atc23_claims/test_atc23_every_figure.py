@@ -7,7 +7,6 @@ from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
-import pyarrow as pa
 import pytest
 from atc23_tables import (
     FIG9,
@@ -22,6 +21,7 @@ from atc23_tables import (
 from bloatlab.reproduce._base import Findings
 from bloatlab.reproduce.atc23 import fig3, fig7, fig8, fig9, fig12
 from bloatlab.sweep.table import SweepResults
+from sweep_tables import unfinished
 
 BASELINES: dict[str, tuple[ModuleType, Callable[[Path], dict[str, SweepResults]]]] = {
     "fig3": (fig3, fig3_results),
@@ -110,17 +110,6 @@ def test_each_figure_is_drawn_as_a_png(tmp_path: Path, name: str) -> None:
     assert {c.figure for c in findings.claims} == {figure.title.split(":")[0]}
 
 
-def unfinished(results: dict[str, SweepResults]) -> dict[str, SweepResults]:
-    """The same sweeps with every run failed."""
-    out = {}
-    for name, result in results.items():
-        table = result.table
-        status = pa.array(["failed"] * table.num_rows)
-        table = table.set_column(table.column_names.index("status"), "status", status)
-        out[name] = SweepResults(result.folder, result.manifest, table)
-    return out
-
-
 @pytest.mark.parametrize("name", list(BASELINES))
 def test_no_finished_run_fails_every_claim_without_crashing(tmp_path: Path, name: str) -> None:
     module, results = BASELINES[name]
@@ -129,4 +118,5 @@ def test_no_finished_run_fails_every_claim_without_crashing(tmp_path: Path, name
         findings: Findings = module.analyse(unfinished(results(tmp_path)), "quick")
     assert findings.claims
     assert not any(c.passed for c in findings.claims)
+    assert [c.ours + c.note for c in findings.claims if "nan" in c.ours + c.note] == []  # "–"
     assert [f.name for f in findings.figures] == [name]

@@ -140,13 +140,13 @@ def test_fig3_missing_points_fail_their_claims(tmp_path: Path) -> None:
     assert verdicts(analyse(fig3, fig3_results(tmp_path, points))) == {
         "g = 2: BBR's share falls as R grows (0.5 → 16)": ("– → 80% → 70% → – → 30%", False),
         "g = 2: BBR's share below the model's converge point": (
-            "R 2: nan% vs 75%, R 16: 30% vs 53%",
+            "R 2: – vs 75%, R 16: 30% vs 53%",
             False,
         ),
         "g = 2, R = 0.5: BBR dominates": ("–", False),
         "g = 2, R = 0.5: BBR's loss ratio": ("–", False),
         "g = 1: BBR can hardly compete at any R": (
-            "R 0.5: 10%, R 0.8: 10%, R 1: 10%, R 2: 10%, R 16: nan%",
+            "R 0.5: 10%, R 0.8: 10%, R 1: 10%, R 2: 10%, R 16: –",
             False,
         ),
         "R = 16: BBR gains more goodput with increasing g (1 → 4)": (

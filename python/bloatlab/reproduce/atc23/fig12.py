@@ -25,7 +25,19 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, highest, mean, sweep
+from .._base import (
+    Claim,
+    Experiment,
+    Findings,
+    Mode,
+    PaperFigure,
+    done,
+    highest,
+    mean,
+    mean_of_all,
+    shown,
+    sweep,
+)
 from ._common import CCAS, COLORS, OBBR, bdp, cca_name, flow, seeds, testbed
 
 BUFFERS = [0.5, 1.0]
@@ -153,7 +165,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "against BBR at R = 0.5, oBBR's share grows with μ",
             "hardly any at μ 0.5, 33 % at μ 1",
-            " → ".join(f"{v:.0%}" for v in vs_bbr),
+            " → ".join(shown(v, ".0%") for v in vs_bbr),
             "non-decreasing in μ, μ 1 > μ 0.5",
             all(b >= a for a, b in itertools.pairwise(vs_bbr)) and vs_bbr[-1] > vs_bbr[0],
         )
@@ -165,11 +177,11 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 12",
                 f"{mu} against {rival} at R = {r:g}: oBBR's share",
                 f"{paper:.1%}",
-                f"{ours:.1%}",
+                shown(ours, ".1%"),
                 f"±{POINTS * 100:g} pp",
                 abs(ours - paper) <= POINTS,
                 note=f"with g_max = {PAPER_G_MAX:g} (the paper's §4; earlier ngx_bbr.c): "
-                f"{g_max.get((r, mu), math.nan):.1%}",
+                + shown(g_max.get((r, mu), math.nan), ".1%"),
             )
         )
     gain = [(s("BBR", 1.0, mu), s("BBR", 0.5, mu)) for mu in OBBR]
@@ -178,7 +190,10 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "against BBR, oBBR gets more at R = 1 than at R = 0.5",
             "BBR less aggressive at 1 BDP",
-            ", ".join(f"{mu} {a:.0%} vs {b:.0%}" for mu, (a, b) in zip(OBBR, gain, strict=True)),
+            ", ".join(
+                f"{mu} {shown(a, '.0%')} vs {shown(b, '.0%')}"
+                for mu, (a, b) in zip(OBBR, gain, strict=True)
+            ),
             "R 1 > R 0.5 for each μ",
             all(a > b for a, b in gain),
         )
@@ -190,7 +205,9 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "against CUBIC at R = 0.5: oBBR takes more than CUBIC, less than BBR would",
             "oBBR aggressive, yields more than BBR (which takes almost all)",
-            "oBBR " + "/".join(f"{v:.0%}" for v in vs_cubic) + f"; BBR {bbr_cubic:.0%}",
+            "oBBR "
+            + "/".join(shown(v, ".0%") for v in vs_cubic)
+            + f"; BBR {shown(bbr_cubic, '.0%')}",
             "50 % < oBBR-μ < BBR for each μ",
             all(0.5 < v < bbr_cubic for v in vs_cubic),
         )
@@ -201,7 +218,9 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "against oBBR at R = 1, CUBIC's largest share",
             f"up to {PAPER_CUBIC_R1:.1%}",
-            f"{highest(cubic_r1):.1%} (" + "/".join(f"{v:.0%}" for v in cubic_r1) + ")",
+            f"{shown(highest(cubic_r1), '.1%')} ("
+            + "/".join(shown(v, ".0%") for v in cubic_r1)
+            + ")",
             f"±{POINTS * 100:g} pp",
             abs(highest(cubic_r1) - PAPER_CUBIC_R1) <= POINTS,
         )
@@ -212,18 +231,18 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 12",
             "at R = 0.5, BBRv2's share against oBBR is like CUBIC's",
             "similar trend to CUBIC",
-            ", ".join(f"{a:.0%} vs {b:.0%}" for a, b in similar),
+            ", ".join(f"{shown(a, '.0%')} vs {shown(b, '.0%')}" for a, b in similar),
             f"within ±{POINTS * 100:g} pp for each μ",
             all(abs(a - b) <= POINTS for a, b in similar),
         )
     )
-    v2, cubic = mean(1 - s("BBRv2", 1.0, mu) for mu in OBBR), mean(cubic_r1)
+    v2, cubic = mean_of_all(1 - s("BBRv2", 1.0, mu) for mu in OBBR), mean_of_all(cubic_r1)
     claims.append(
         Claim(
             "Fig. 12",
             "at R = 1, BBRv2 takes more from oBBR than CUBIC does",
             "BBRv2 takes more",
-            f"BBRv2 {v2:.0%} vs CUBIC {cubic:.0%} (mean over μ)",
+            f"BBRv2 {shown(v2, '.0%')} vs CUBIC {shown(cubic, '.0%')} (mean over μ)",
             "BBRv2 > CUBIC",
             v2 > cubic,
         )

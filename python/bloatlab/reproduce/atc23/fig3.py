@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, shown, sweep
 from ._common import CCAS, bdp, flow, retransmission_ratio, seeds, share_label, testbed
 
 RATE, RTT = "20Mbps", "40ms"
@@ -126,7 +126,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 3",
             "g = 2: BBR's share below the model's converge point",
             "lower than the converge point",
-            ", ".join(f"R {r:g}: {s:.0%} vs {m:.0%}" for r, s, m in below),
+            ", ".join(f"R {r:g}: {shown(s, '.0%')} vs {shown(m, '.0%')}" for r, s, m in below),
             "< 1 - (R-g+1)/(gR) wherever that is < 1",
             all(s < m for _, s, m in below),
         )
@@ -159,7 +159,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 3",
             "g = 1: BBR can hardly compete at any R",
             "almost all bandwidth to CUBIC",
-            ", ".join(f"R {r:g}: {s:.0%}" for r, s in zip(BUFFERS, g1, strict=True)),
+            ", ".join(f"R {r:g}: {shown(s, '.0%')}" for r, s in zip(BUFFERS, g1, strict=True)),
             "BBR ≤ 20 % at every R",
             all(s <= 0.2 for s in g1),
         )

@@ -29,7 +29,9 @@ from .._base import (
     highest,
     lowest,
     mean,
+    mean_of_all,
     pct,
+    shown,
     sweep,
 )
 from ._common import (
@@ -172,7 +174,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "R = 0.25: BBR retransmits ≥ 10 % (both settings, 0–2 % loss)",
             "17.42 % on average (the highest)",
-            f"mean {pct(mean(bbr))}, min {pct(min(bbr))} ({worst})",
+            f"mean {pct(mean_of_all(bbr))}, min {pct(lowest(bbr))} ({worst})",
             "≥ 10 % in each condition",
             all(v >= 0.10 for v in bbr),
         )
@@ -183,7 +185,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "R = 0.25: oBBR-0.5 retransmits ≤ 3 %",
             "0.51 % (no loss), 2.82 % (2 % loss) at 40 Mb/s, 100 ms",
-            f"{pct(min(obbr), 2)}–{pct(max(obbr), 2)}",
+            f"{pct(lowest(obbr), 2)}–{pct(highest(obbr), 2)}",
             "≤ 3 % in each condition",
             all(v <= 0.03 for v in obbr),
         )
@@ -194,7 +196,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "R = 0.25: oBBR-0.5's goodput",
             "≥ 82.76 % of the link",
-            f"{pct(min(goodput))}–{pct(max(goodput))} of the link",
+            f"{pct(lowest(goodput))}–{pct(highest(goodput))} of the link",
             "≥ 80 % in each condition",
             all(v >= 0.8 for v in goodput),
         )
@@ -205,7 +207,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "every oBBR-μ in every scenario: goodput",
             "≥ 82.76 % of the link",
-            f"min {pct(min(every))}",
+            f"min {pct(lowest(every))}",
             "≥ 80 % everywhere",
             all(v >= 0.8 for v in every),
         )
@@ -237,12 +239,15 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 7",
                 f"{cca}'s goodput collapses under 1–2 % random loss",
                 paper,
-                ", ".join(f"{c}: {v:.0%}" for c, v in zip(lossy_only, g, strict=True))
-                + f" of the link (-{min(drops):.0%} to -{max(drops):.0%})",
+                ", ".join(f"{c}: {shown(v, '.0%')}" for c, v in zip(lossy_only, g, strict=True))
+                + f" of the link (-{shown(lowest(drops), '.0%')}"
+                + f" to -{shown(highest(drops), '.0%')})",
                 f"< {COLLAPSE:.0%} of the link in each",
                 all(v < COLLAPSE for v in g),
                 note="BBRv2 is the QUIC port (bbr2-quic); Linux v2alpha: "
-                + ", ".join(f"{_get(table, c, 'BBRv2 (Linux)', 'goodput'):.0%}" for c in lossy_only)
+                + ", ".join(
+                    shown(_get(table, c, "BBRv2 (Linux)", "goodput"), ".0%") for c in lossy_only
+                )
                 if cca == "BBRv2"
                 else "",
             )
@@ -257,12 +262,14 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 7",
             "R = 0.25: CUBIC and BBRv2 retransmit the least",
             "lowest retransmission ratios",
-            "; ".join(f"{c}: {a * 100:.2f} vs {b * 100:.2f} %" for c, a, b in least),
+            "; ".join(
+                f"{c}: {shown(a * 100, '.2f')} vs {shown(b * 100, '.2f')} %" for c, a, b in least
+            ),
             "max(CUBIC, BBRv2) < min(BBR family) in each",
             all(a < b for _, a, b in least),
         )
     )
-    b3r, mean_bbr = mean(each("B3R", "retrans")), mean(bbr)
+    b3r, mean_bbr = mean_of_all(each("B3R", "retrans")), mean_of_all(bbr)
     claims.append(
         Claim(
             "Fig. 7",
@@ -273,8 +280,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             abs(b3r - mean_bbr) <= B3R_SIMILAR * mean_bbr,
         )
     )
-    bbrs = mean(each("BBR-S", "retrans"))
-    obbrs = {mu: mean(each(mu, "retrans")) for mu in OBBR}
+    bbrs = mean_of_all(each("BBR-S", "retrans"))
+    obbrs = {mu: mean_of_all(each(mu, "retrans")) for mu in OBBR}
     claims.append(
         Claim(
             "Fig. 7",
@@ -283,7 +290,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             f"BBR-S {pct(bbrs)}; BBR {pct(mean_bbr)}, B3R {pct(b3r)}; oBBR "
             + "/".join(pct(v) for v in obbrs.values()),
             "means ordered",
-            bbrs < min(mean_bbr, b3r) and all(bbrs > v for v in obbrs.values()),
+            bbrs < lowest([mean_bbr, b3r]) and all(bbrs > v for v in obbrs.values()),
         )
     )
     falling = {cca: each(cca, "retrans", sweep_conditions) for cca in ("BBR", "B3R", "BBR-S")}
@@ -305,7 +312,10 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "; ".join(
                 f"{mu} {a * 100:.2f} → {b * 100:.2f} %" for mu, (a, b) in PAPER_OBBR_R.items()
             ),
-            "; ".join(f"{mu} {v[0] * 100:.2f} → {v[1] * 100:.2f} %" for mu, v in r_ours.items()),
+            "; ".join(
+                f"{mu} {shown(a * 100, '.2f')} → {shown(b * 100, '.2f')} %"
+                for mu, (a, b) in r_ours.items()
+            ),
             "R 0.2 > R 0.4 for each μ",
             all(v[0] > v[1] for v in r_ours.values()),
         )
@@ -318,7 +328,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
             "BBRv2 (≈ oBBR) > CUBIC",
             "; ".join(
-                f"R {b:g}: {x:.0%} vs {y:.0%}" for b, x, y in zip(BUFFERS, v2, cubic, strict=True)
+                f"R {b:g}: {shown(x, '.0%')} vs {shown(y, '.0%')}"
+                for b, x, y in zip(BUFFERS, v2, cubic, strict=True)
             ),
             "BBRv2 > CUBIC at each R",
             all(x > y for x, y in zip(v2, cubic, strict=True)),

@@ -25,7 +25,19 @@ from matplotlib.figure import Figure
 from ...analysis.timeseries import bins, group_rates
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, ratio, sweep
+from .._base import (
+    Claim,
+    Experiment,
+    Findings,
+    Mode,
+    PaperFigure,
+    done,
+    mean,
+    pct,
+    ratio,
+    shown,
+    sweep,
+)
 from ._common import (
     CCAS,
     COLORS,
@@ -127,22 +139,26 @@ def _runs(results: SweepResults) -> dict[str, list[dict[str, Any]]]:
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     runs = _runs(results["fig9"])
 
+    def follows(cca: str) -> list[float]:
+        """The times to follow each drop, pooled over the seeds."""
+        return [x for r in runs.get(cca, []) for x in r["follow"]]
+
     def med(cca: str) -> float:
-        drops = [x for r in runs.get(cca, []) for x in r["follow"]]
+        drops = follows(cca)
         return float(np.median(drops)) if drops else math.nan
 
     def avg(cca: str, key: str) -> float:
         return mean([r[key] for r in runs.get(cca, [])])
 
     bbr, obbr = med("BBR"), med(CLAIMED)
-    drops = len(runs["BBR"][0]["follow"]) if runs.get("BBR") else 0
-    others = ", ".join(f"{mu} {med(mu):.1f} s" for mu in OBBR if mu != CLAIMED)
+    others = ", ".join(f"{mu} {shown(med(mu), '.1f')} s" for mu in OBBR if mu != CLAIMED)
     claims = [
         Claim(
             "Fig. 9",
             f"{CLAIMED}'s estimate follows a 40 → 10 Mb/s drop faster than BBR's",
             f"≈{PAPER_FOLLOW['oBBR']:g} s vs ≈{PAPER_FOLLOW['BBR']:g} s",
-            f"{obbr:.1f} s vs {bbr:.1f} s (median of {drops} drops)",
+            f"{shown(obbr, '.1f')} s vs {shown(bbr, '.1f')} s (medians of "
+            f"{len(follows(CLAIMED))} and {len(follows('BBR'))} drops)",
             f"oBBR < BBR (to ≤ {WITHIN:g}× the new rate)",
             obbr < bbr,
             note=f"also {others}",
@@ -151,7 +167,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             f"{CLAIMED}: time to follow the drop",
             f"≈{PAPER_FOLLOW['oBBR']:g} s",
-            f"{obbr:.1f} s",
+            f"{shown(obbr, '.1f')} s",
             f"≤ {OBBR_MAX_S:g} s",
             obbr <= OBBR_MAX_S,
         ),
@@ -159,7 +175,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             "BBR: time to follow the drop",
             f"≈{PAPER_FOLLOW['BBR']:g} s",
-            f"{bbr:.1f} s",
+            f"{shown(bbr, '.1f')} s",
             f"{BBR_RANGE[0]:g}–{BBR_RANGE[1]:g} s",
             BBR_RANGE[0] <= bbr <= BBR_RANGE[1],
         ),
@@ -183,7 +199,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             f"BBR's retransmitted bytes over {CLAIMED}'s",
             f"{PAPER_RATIO:g}×",
-            f"{bytes_ratio:.2f}×",
+            f"{shown(bytes_ratio, '.2f')}×",
             f"±{RATIO_TOLERANCE:.0%} relative",
             abs(bytes_ratio - PAPER_RATIO) <= RATIO_TOLERANCE * PAPER_RATIO,
         )
@@ -194,7 +210,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             f"BBR and {CLAIMED} reach almost the same goodput",
             "almost the same",
-            f"{gb / 1e6:.1f} vs {go / 1e6:.1f} Mb/s",
+            f"{shown(gb / 1e6, '.1f')} vs {shown(go / 1e6, '.1f')} Mb/s",
             f"within {GOODPUT_SAME:.0%}",
             abs(gb - go) <= GOODPUT_SAME * gb,
         )

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
 
 from ...builders import HOST_JITTER
-from .._base import Mode, mean
+from .._base import Mode, mean, shown
 
 RATE_BPS = 25e6
 BASE_RTT_S = 0.1
@@ -77,7 +76,8 @@ def means(
 
 
 def fmt(v: float) -> str:
-    return "–" if math.isnan(v) else f"{v:.2f}"
+    """A quality index or stall rate as the paper's tables give it."""
+    return shown(v, ".2f")
 
 
 def media_rate_mbps(quality: float, stall_rate: float) -> float:

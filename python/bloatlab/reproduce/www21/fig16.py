@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 from ...builders import HOST_JITTER
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, shown, sweep
 from ._common import BW, COLOURS, GOODPUT, QUALITY, RATE_BPS, STALL, fmt, means, scenario, seeds
 
 SAMPLED = ["bbr", "bbr-s", "bbr2", "bbr2-s"]
@@ -62,11 +62,12 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     goodput = means(rows, GOODPUT, "flow.video.cc")
 
     def carried(cc: str) -> str:
-        return f"goodput {goodput.get((cc,), math.nan) / 1e6:.1f} Mb/s"
+        return f"goodput {shown(goodput.get((cc,), math.nan) / 1e6, '.1f')} Mb/s"
 
     variants = _bbr2_s_variants(results["fig16-bbr2-s"])
     sensitivity = "; ".join(
-        f"{label}: {fmt(q)}, estimate {est / 1e6:.1f} Mb/s" for label, (q, est) in variants.items()
+        f"{label}: {fmt(q)}, estimate {shown(est / 1e6, '.1f')} Mb/s"
+        for label, (q, est) in variants.items()
     )
     claims = []
     for cc in ("bbr-s", "bbr2-s"):
@@ -88,7 +89,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 16",
                 f"{cc}: mean bandwidth estimate",
                 "≈ link rate (no overestimate)",
-                f"{est / 1e6:.1f} Mb/s",
+                f"{shown(est / 1e6, '.1f')} Mb/s",
                 "within 15 % of 25 Mb/s",
                 abs(est / RATE_BPS - 1) <= 0.15,
             )

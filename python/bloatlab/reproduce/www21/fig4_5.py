@@ -10,7 +10,7 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, shown, sweep
 from ._common import COLOURS, QUALITY, RATE_BPS, STALL, fmt, means, media_rate_mbps, scenario, seeds
 
 CCAS = ["cubic", "bbr", "bbr2"]
@@ -85,7 +85,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 "Fig. 4/5",
                 f"{cc.upper()} at 10 MB: media delivered per second of playback",
                 f"≤ {media_rate_mbps(5, 0.75):.1f} Mb/s (from quality < 5, stall rate ≥ 0.75)",
-                f"{media_rate_mbps(q(cc, '10MB'), s(cc, '10MB')):.1f} Mb/s",
+                f"{shown(media_rate_mbps(q(cc, '10MB'), s(cc, '10MB')), '.1f')} Mb/s",
                 f"≤ {RATE_BPS / 2e6:g} Mb/s (half the link)",
                 media_rate_mbps(q(cc, "10MB"), s(cc, "10MB")) <= RATE_BPS / 2e6,
                 "derived (media_rate_mbps): the paper's numbers mean the link carried video "

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, shown, sweep
 from ._common import BASE_RTT_S, RATE_BPS, scenario, seeds
 
 
@@ -77,7 +77,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 8",
             "median RTT at 10 MB, × propagation delay",
             "7×",
-            f"{deep_ratio:.1f}×",
+            f"{shown(deep_ratio, '.1f')}×",
             "≥ 3×",
             deep_ratio >= 3,
         ),
@@ -85,7 +85,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 8",
             "RTT samples at the propagation delay, 100 KB",
             "≈70 %",
-            f"{at_base:.0%}",
+            shown(at_base, ".0%"),
             "≥ 50 % within 10 %",
             at_base >= 0.5,
         ),
@@ -93,7 +93,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             "median bandwidth estimate at 10 MB, × link rate",
             "≈3×",
-            f"{over:.1f}×",
+            f"{shown(over, '.1f')}×",
             "2–4.5×",
             2 <= over <= 4.5,
         ),
@@ -101,7 +101,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 9",
             "estimates near the link rate at 100 KB",
             "≈70 %",
-            f"{near:.0%}",
+            shown(near, ".0%"),
             "≥ 50 % within 20 %",
             near >= 0.5,
         ),

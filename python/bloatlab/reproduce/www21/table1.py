@@ -6,7 +6,7 @@ import math
 from collections.abc import Mapping
 
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, done, sweep
+from .._base import Claim, Experiment, Findings, Mode, done, shown, sweep
 from ._common import GOODPUT, QUALITY, STALL, fmt, means, media_rate_mbps, scenario, seeds
 
 # Table 1 (HTTP/1.1): (rtt, buffer, cc) → (quality, stall rate)
@@ -61,8 +61,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 f"±{TABLE1_QUALITY_TOLERANCE:g} level, ±{TABLE1_STALL_TOLERANCE:g}",
                 ok,
                 f"media per second of playback: paper ≈{media_rate_mbps(pq_, ps):.1f} Mb/s, "
-                f"ours {media_rate_mbps(oq, os_):.1f} (goodput "
-                f"{goodput.get(key, math.nan) / 1e6:.1f})",
+                f"ours {shown(media_rate_mbps(oq, os_), '.1f')} (goodput "
+                f"{shown(goodput.get(key, math.nan) / 1e6, '.1f')})",
             )
         )
     return Findings(claims, [])

@@ -12,7 +12,7 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, shown, sweep
 from ._common import scenario, seeds
 
 # Table 2: percentage of a video run in each state, HTTP/2, 100 ms: (cc, buffer) → state → %
@@ -72,7 +72,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     with_page = {key: _state_shares(page_rows, *key) for key in PAPER_TABLE2}
 
     def pair(cc: str, state: str, source: Mapping[tuple[str, str], Mapping[str, float]]) -> str:
-        return f"{source[(cc, '100KB')][state]:.1f} → {source[(cc, '10MB')][state]:.1f} %"
+        shallow, deep = (shown(source[(cc, b)][state], ".1f") for b in ("100KB", "10MB"))
+        return f"{shallow} → {deep} %"
 
     claims = []
     for cc, name in (("bbr", "BBR"), ("bbr2", "BBR2")):
@@ -94,8 +95,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                     "Table 2",
                     f"{name}: {state} share at 10 MB",
                     f"{paper_deep:.1f} %",
-                    f"{deep[state]:.1f} % (page from the video's server: "
-                    f"{with_page[(cc, '10MB')][state]:.1f} %)",
+                    f"{shown(deep[state], '.1f')} % (page from the video's server: "
+                    f"{shown(with_page[(cc, '10MB')][state], '.1f')} %)",
                     "within ×2",
                     paper_deep / 2 <= deep[state] <= paper_deep * 2,
                 )

@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 
 from ...report.html import png
 from ...sweep.table import SweepResults
-from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, ratio, sweep
+from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, ratio, shown, sweep
 from ._common import BW, COLOURS, QUALITY, RATE_BPS, fmt, means, scenario, seeds
 
 BURSTS = ["8KB", "100KB", "1MB", "2MB"]
@@ -51,7 +51,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                     "Table 3",
                     f"{cc} mean bandwidth estimate, burst {burst}",
                     f"{value:g} Mb/s",
-                    f"{ours:.1f} Mb/s",
+                    f"{shown(ours, '.1f')} Mb/s",
                     f"±{TABLE3_TOLERANCE:.0%}",
                     abs(ours - value) <= TABLE3_TOLERANCE * value,
                 )
@@ -63,7 +63,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Table 3",
             "BBR at 8 KB: estimate ≈ link rate",
             "24.1 Mb/s",
-            f"{small / 1e6:.1f} Mb/s",
+            f"{shown(small / 1e6, '.1f')} Mb/s",
             "within 15 % of 25 Mb/s",
             abs(small / RATE_BPS - 1) <= 0.15,
         ),
@@ -71,7 +71,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Table 3",
             "BBR at 1 MB: overestimate",
             "3.7×",
-            f"{large / RATE_BPS:.1f}×",
+            f"{shown(large / RATE_BPS, '.1f')}×",
             "≥ 2×",
             large >= 2 * RATE_BPS,
         ),
