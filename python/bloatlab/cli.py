@@ -122,6 +122,8 @@ def _validate(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from . import bench
 
+    if args.repeat < 1:
+        raise ScenarioError("--repeat", f"{args.repeat}: allowed ≥ 1")
     reports = bench.run_all(repeat=args.repeat)
     print(json.dumps(reports, indent=2) if args.json else bench.format_table(reports))
     return 0

@@ -116,13 +116,17 @@ def _executor_args(sub: argparse.ArgumentParser) -> None:
     )
 
 
+def _check_workers(args: argparse.Namespace) -> None:
+    if args.workers is not None and args.workers < 0:
+        raise ScenarioError("--workers", f"{args.workers}: allowed ≥ 0")
+
+
 def _sweep(args: argparse.Namespace) -> int:
     from .scenario import parse_override
     from .sweep import Sweep, describe, plan, run_sweep
     from .sweep.executor import default_workers
 
-    if args.workers is not None and args.workers < 0:
-        raise ScenarioError("--workers", f"{args.workers}: allowed ≥ 0")
+    _check_workers(args)
     sweep = Sweep.from_file(args.sweep)
     if args.overrides:
         fixed = dict(sweep.fixed)
@@ -185,6 +189,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         return 0
     if not args.paper:
         raise ScenarioError("PAPER", f"name a paper: {', '.join(reproduce.available())}")
+    _check_workers(args)
     out = args.output or Path("results") / "reproduce" / f"{args.paper}-{args.mode}"
     outcome = reproduce.reproduce(
         args.paper,

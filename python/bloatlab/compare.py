@@ -18,6 +18,7 @@ from typing import Any
 
 from .analysis.metrics import flatten_summary
 from .analysis.units import metric_axis
+from .errors import ScenarioError
 from .sweep.table import MANIFEST, SweepResults
 
 
@@ -29,9 +30,9 @@ def compare(
     changed_only: bool = True,
 ) -> dict[str, Any]:
     """The comparison as a JSON-ready dict (NaN as None)."""
-    kinds = (_kind(Path(a)), _kind(Path(b)))
+    kinds = (_kind(Path(a), "A"), _kind(Path(b), "B"))
     if kinds[0] != kinds[1]:
-        raise ValueError(f"cannot compare a {kinds[0]} ({a}) with a {kinds[1]} ({b})")
+        raise ScenarioError("B", f"cannot compare a {kinds[0]} ({a}) with a {kinds[1]} ({b})")
     if kinds[0] == "run":
         left, right = _run_metrics(Path(a)), _run_metrics(Path(b))
         return {
@@ -43,12 +44,13 @@ def compare(
     return _compare_sweeps(Path(a), Path(b), patterns, changed_only)
 
 
-def _kind(path: Path) -> str:
+def _kind(path: Path, argument: str) -> str:
     if (path / MANIFEST).is_file():
         return "sweep"
     if (path / "summary.json").is_file():
         return "run"
-    raise FileNotFoundError(f"{path} is neither a run folder nor a sweep folder")
+    what = "is neither a run folder nor a sweep folder" if path.is_dir() else "no such folder"
+    raise ScenarioError(argument, f"{path}: {what}")
 
 
 def _run_metrics(folder: Path) -> dict[str, float]:

@@ -9,6 +9,7 @@ from types import ModuleType
 import pytest
 
 import bloatlab
+from bloatlab.errors import ScenarioError
 from bloatlab.report import write_report
 from bloatlab.sweep import Sweep, run_sweep
 from browser import image_sizes, is_blank, screenshot
@@ -79,5 +80,5 @@ def test_a_sweep_report_renders_every_metric_in_chromium(core: ModuleType, tmp_p
 
 
 def test_report_rejects_a_folder_that_is_neither(tmp_path: Path) -> None:
-    with pytest.raises(FileNotFoundError, match="neither a run folder"):
+    with pytest.raises(ScenarioError, match=r"^PATH: .* is neither a run folder"):
         write_report(tmp_path)

@@ -8,7 +8,7 @@ from types import ModuleType
 import pytest
 
 import bloatlab
-from bloatlab import bench
+from bloatlab import bench, cli
 
 
 @pytest.mark.parametrize("name", sorted(bench.BENCHMARKS))
@@ -26,3 +26,12 @@ def test_measure_reports_speed_and_memory(fake_core_module: ModuleType) -> None:
     table = bench.format_table([report])
     assert "bbr-cubic-8flows-60s" in table
     assert "peak RSS MiB" in table
+
+
+@pytest.mark.parametrize("repeat", ["0", "-2"])
+def test_a_repeat_below_one_is_refused_before_measuring(
+    repeat: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # it used to measure once without a word
+    assert cli.main(["bench", "--repeat", repeat]) == 2
+    assert f"--repeat: {repeat}: allowed ≥ 1" in capsys.readouterr().err

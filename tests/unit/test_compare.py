@@ -10,6 +10,7 @@ import pytest
 import bloatlab
 from bloatlab import Result, cli
 from bloatlab.compare import compare, format_comparison
+from bloatlab.errors import ScenarioError
 from bloatlab.sweep import Sweep, run_sweep
 from bloatlab.sweep.table import SweepResults
 
@@ -93,7 +94,7 @@ def test_a_run_and_a_sweep_do_not_compare(tmp_path: Path) -> None:
         compare(a, tmp_path / "s")
     with pytest.raises(ValueError, match=r"cannot compare a sweep \(.*\) with a run"):
         compare(tmp_path / "s", a)
-    assert cli.main(["compare", str(a), str(tmp_path / "nothing")]) == 1
+    assert cli.main(["compare", str(a), str(tmp_path / "nothing")]) == 2  # bad input
 
 
 def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
@@ -155,8 +156,11 @@ def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
         "flows.x.only_a",
         "flows.x.only_b",
     ]
-    with pytest.raises(FileNotFoundError, match="is neither a run folder nor a sweep folder"):
+    with pytest.raises(ScenarioError, match=r"^B: .*nothing: no such folder$"):
         compare(a, tmp_path / "nothing")
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(ScenarioError, match=r"^A: .*empty: is neither a run folder nor a sweep"):
+        compare(tmp_path / "empty", a)
 
 
 def test_a_run_comparison_prints_one_aligned_table_in_each_metrics_unit() -> None:

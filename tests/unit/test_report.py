@@ -115,7 +115,19 @@ def test_report_options_are_checked(tmp_path: Path) -> None:
     run_sweep(sweep, tmp_path, workers=0, progress=False)
     assert cli.main(["report", str(tmp_path), "--metric", "no.such"]) == 2
     assert cli.main(["report", str(tmp_path), "--x", "flow.bbr.cc"]) == 2
-    assert cli.main(["report", str(tmp_path / "missing")]) == 1
+    assert cli.main(["report", str(tmp_path / "missing")]) == 2  # bad input
+
+
+def test_sweep_options_on_a_run_folder_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # they used to be ignored without a word
+    folder = bloatlab.simulate(SCENARIO).write(tmp_path / "run")
+    assert cli.main(["report", str(folder), "--metric", "bottleneck.drop_rate"]) == 2
+    assert "--metric: only for a sweep folder" in capsys.readouterr().err
+    assert cli.main(["report", str(folder), "--x", "seed"]) == 2
+    assert "--x: only for a sweep folder" in capsys.readouterr().err
+    assert not (folder / "report.html").exists()
 
 
 @pytest.mark.parametrize(

@@ -106,6 +106,16 @@ def test_the_cli_exits_1_when_a_claim_fails(toy: str, tmp_path: Path) -> None:
     assert (out / "report.html").is_file()
 
 
+def test_the_cli_refuses_a_negative_worker_count_before_running_anything(
+    toy: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # as `bloatlab sweep` does; before, `--workers -1` ran on one worker without a word
+    out = tmp_path / "cli"
+    assert cli.main(["reproduce", "toy", "--quick", "-o", str(out), "--workers", "-1"]) == 2
+    assert "--workers: -1: allowed ≥ 0" in capsys.readouterr().err
+    assert not out.exists()
+
+
 def test_aict19_declares_the_papers_grid() -> None:
     full = {e.name: e.sweep for e in aict19.experiments("full")}
     quick = {e.name: e.sweep for e in aict19.experiments("quick")}

@@ -10,6 +10,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..errors import ScenarioError
 from ..sweep.table import MANIFEST, SweepResults
 from .html import Plot, Section, write_page
 from .run import run_sections
@@ -30,16 +31,21 @@ def write_report(
     if (folder / MANIFEST).is_file():
         title, subtitle, sections = sweep_sections(SweepResults.load(folder), metrics, x)
     elif (folder / "summary.json").is_file():
+        for option, given in (("--metric", metrics), ("--x", x)):
+            if given:
+                raise ScenarioError(option, f"only for a sweep folder; {folder} is a run folder")
         title, subtitle, sections = run_sections(folder)
     elif (folder / "claims.json").is_file():
-        raise FileNotFoundError(
+        raise ScenarioError(
+            "PATH",
             f"{folder} is a reproduction: its report is {folder / 'report.html'}, written by "
-            "`bloatlab reproduce`; its experiments are sweep folders inside it"
+            "`bloatlab reproduce`; its experiments are sweep folders inside it",
         )
     elif folder.is_dir():
-        raise FileNotFoundError(
-            f"{folder} is neither a run folder (summary.json) nor a sweep folder ({MANIFEST})"
+        raise ScenarioError(
+            "PATH",
+            f"{folder} is neither a run folder (summary.json) nor a sweep folder ({MANIFEST})",
         )
     else:
-        raise FileNotFoundError(f"no such folder: {folder}")
+        raise ScenarioError("PATH", f"no such folder: {folder}")
     return write_page(out or folder / "report.html", title, subtitle, sections)
