@@ -222,8 +222,11 @@ def fig16_runs() -> dict[str, list[Row]]:
             *runs({CC: "bbr2"}, {QUALITY: [1.0]}, status="missing"),  # else quality 4
         ],
         "fig16-bbr2-s": [
-            # quality 9, estimate 24 Mb/s
-            *runs({MARGIN: 0, JITTER: HOST_JITTER}, {QUALITY: [9.0, 9.0], BW: [23e6, 25e6]}),
-            *runs({MARGIN: 1, JITTER: "1ms"}, {QUALITY: [8.0], BW: [26e6]}),
+            # quality 9, stall rate 0.05, estimate 24 Mb/s
+            *runs(
+                {MARGIN: 0, JITTER: HOST_JITTER},
+                {QUALITY: [9.0, 9.0], STALL: [0.0, 0.1], BW: [23e6, 25e6]},
+            ),
+            *runs({MARGIN: 1, JITTER: "1ms"}, {QUALITY: [8.0], STALL: [0.2], BW: [26e6]}),
         ],
     }

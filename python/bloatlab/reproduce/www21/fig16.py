@@ -67,7 +67,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     variants = _bbr2_s_variants(results["fig16-bbr2-s"])
     sensitivity = "; ".join(
         f"{label}: {fmt(q)}, estimate {shown(est / 1e6, '.1f')} Mb/s"
-        for label, (q, est) in variants.items()
+        for label, (q, _, est) in variants.items()
     )
     claims = []
     for cc in ("bbr-s", "bbr2-s"):
@@ -108,19 +108,22 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             )
         )
     labels = SAMPLED + [f"bbr2-s, {label}" for label in variants]
-    qualities = [quality.get((c,), math.nan) for c in SAMPLED] + [q for q, _ in variants.values()]
-    estimates = [bw.get((c,), math.nan) for c in SAMPLED] + [est for _, est in variants.values()]
+    qualities = [quality.get((c,), math.nan) for c in SAMPLED] + [v[0] for v in variants.values()]
+    stalls = [stall.get((c,), math.nan) for c in SAMPLED] + [v[1] for v in variants.values()]
+    estimates = [bw.get((c,), math.nan) for c in SAMPLED] + [v[2] for v in variants.values()]
     colours = [COLOURS[c] for c in SAMPLED] + [COLOURS["bbr2-s"]] * len(variants)
     hatches = [""] * len(SAMPLED) + ["//"] * len(variants)
-    fig = Figure(figsize=(9, 3.6), layout="constrained")
-    ax1, ax2 = fig.subplots(1, 2)
+    fig = Figure(figsize=(12, 3.6), layout="constrained")
+    ax1, ax2, ax3 = fig.subplots(1, 3)
     xs = np.arange(len(labels))
     ax1.bar(xs, qualities, color=colours, hatch=hatches)
     ax1.set_ylabel("average quality")
-    ax2.bar(xs, [e / 1e6 for e in estimates], color=colours, hatch=hatches)
-    ax2.axhline(RATE_BPS / 1e6, color="k", ls="--", lw=1)
-    ax2.set_ylabel("mean bandwidth estimate (Mb/s)")
-    for ax in (ax1, ax2):
+    ax2.bar(xs, stalls, color=colours, hatch=hatches)
+    ax2.set_ylabel("stall rate")
+    ax3.bar(xs, [e / 1e6 for e in estimates], color=colours, hatch=hatches)
+    ax3.axhline(RATE_BPS / 1e6, color="k", ls="--", lw=1)
+    ax3.set_ylabel("mean bandwidth estimate (Mb/s)")
+    for ax in (ax1, ax2, ax3):
         ax.set_xticks(xs, labels, fontsize=7, rotation=25, ha="right")
     figure = PaperFigure(
         "fig16",
@@ -134,12 +137,11 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     return Findings(claims, [figure])
 
 
-def _bbr2_s_variants(results: SweepResults) -> dict[str, tuple[float, float]]:
-    """BBR2-S's sensitivity runs: label → (mean quality, mean bandwidth estimate)."""
+def _bbr2_s_variants(results: SweepResults) -> dict[str, tuple[float, float, float]]:
+    """BBR2-S's sensitivity runs: label → (mean quality, stall rate, bandwidth estimate)."""
     rows = done(results)
-    quality = means(rows, QUALITY, MARGIN, "bottleneck.jitter")
-    bw = means(rows, BW, MARGIN, "bottleneck.jitter")
+    by = [means(rows, metric, MARGIN, "bottleneck.jitter") for metric in (QUALITY, STALL, BW)]
     return {
-        label: (quality.get(key, math.nan), bw.get(key, math.nan))
+        label: (by[0].get(key, math.nan), by[1].get(key, math.nan), by[2].get(key, math.nan))
         for label, key in BBR2_S_VARIANTS.items()
     }
