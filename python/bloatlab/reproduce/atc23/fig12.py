@@ -279,6 +279,7 @@ def _figure(shares: Shares) -> PaperFigure:
             hatch="--" if rival == "BBRv2" else None,
             label=rival,
         )
+    first = True  # the legend's entry comes from the first line drawn
     for r in BUFFERS:
         share: Any = shares.get(("CUBIC", r, "BBR"))
         if share is None:
@@ -291,8 +292,9 @@ def _figure(shares: Shares) -> PaperFigure:
             color="black",
             ls=":",
             lw=1.2,
-            label="BBR's share against CUBIC" if r == BUFFERS[0] else "_",
+            label="BBR's share against CUBIC" if first else "_",
         )
+        first = False
     ax.set_xticks(x, [f"R {r:g}\nμ {mu.removeprefix('oBBR-')}" for r, mu in groups])
     ax.set_ylabel("share of the two flows' goodput (%)")
     ax.set_ylim(0, 100)

@@ -219,16 +219,18 @@ def _figure(shares: dict[tuple[float, float], dict[str, float]]) -> PaperFigure:
     keys = [(2.0, r) for r in BUFFERS] + [(1.0, r) for r in BUFFERS]
     keys += [(g, 16.0) for g in GAINS_R16 if g not in (1.0, 2.0)]
     names = [f"g{g:g}\nR{r:g}" for g, r in keys]
+    first = True  # the legend's entries come from the first point drawn
     for i, key in enumerate(keys):
         if key not in shares:
             continue
         v = shares[key]
         total = v["total"] * 100
         b = v["bbr"] * total
-        right.bar(i, b, color="C0", width=0.6, label="BBR" if i == 0 else None)
-        right.bar(i, total - b, bottom=b, color="C1", width=0.6, label="CUBIC" if i == 0 else None)
+        right.bar(i, b, color="C0", width=0.6, label="BBR" if first else None)
+        right.bar(i, total - b, bottom=b, color="C1", width=0.6, label="CUBIC" if first else None)
         m = model_bbr(*key) * total
-        right.plot([i - 0.3, i + 0.3], [m, m], color="red", lw=3, label="model" if i == 0 else None)
+        right.plot([i - 0.3, i + 0.3], [m, m], color="red", lw=3, label="model" if first else None)
+        first = False
     right.set_xticks(range(len(keys)), names, fontsize="x-small")
     right.set_ylabel("goodput (% of the link)")
     right.set_ylim(0, 105)

@@ -206,7 +206,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             total[1] >= UTILISATION,
         )
     )
-    names = [c for c in CCAS if (c, 2) in table]
+    names = [c for c in CCAS if any((c, n) in table for n in FLOWS)]
     return Findings(claims, [_figure(table, names, mode)])
 
 
