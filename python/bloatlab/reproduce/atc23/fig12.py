@@ -2,8 +2,10 @@
 goodput.
 
 Protocol (§5.2.4; artifact fig10.sh): 40 Mb/s, 100 ms, R = 0.5 or 1 (250 / 500 KB), tbf burst
-100 KB; both flows start together and are stopped after 240 s (the client's timeout, before
-either 1 GB fetch ends). We add BBR against CUBIC in the same buffers: the paper compares
+100 KB; both flows start together and are stopped after 240 s (the client's timeout). Our
+flows are not capped at the paper's 1 GB: one taking more than 83 % of the link would finish
+its 1 GB before 240 s on the testbed (as BBR against CUBIC at R = 0.5 may), leaving the link to
+the other for the rest. We add BBR against CUBIC in the same buffers: the paper compares
 oBBR's behaviour with "BBR which takes almost all bandwidth in a 0.5 × BDP buffer".
 
 oBBR against BBR is also run with g_max = 2, as a sensitivity printed beside the two stated
