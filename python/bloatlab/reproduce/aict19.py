@@ -291,9 +291,9 @@ def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     ):
         if not rows_:
             continue
-        folder = source.run_folder(min(rows_, key=lambda r: r["seed"])["run"])
-        series = queue_series(folder, bins(start, end, 0.1))
-        bdp = rows_[0]["bottleneck.bdp_bytes"]
+        drawn = min(rows_, key=lambda r: r["seed"])
+        series = queue_series(source.run_folder(drawn["run"]), bins(start, end, 0.1))
+        bdp = drawn["bottleneck.bdp_bytes"]
         t, raw = series["t"], series["raw"]
         inside = (t >= start) & (t <= end)
         ax.plot(t[inside] - start, raw[inside] / bdp, color=color, lw=1.2, label=label)
