@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -456,3 +457,48 @@ def test_the_runs_section_counts_each_status_and_lists_the_failed_runs() -> None
     assert html.startswith("<p>1 done, 1 failed, 1 invalid.</p><table>")
     assert '<td class="">r2</td>' in html and "boom" in html and "p: &lt;bad&gt;" in html
     assert "r1" not in html
+
+
+# ----- the page and its files ----------------------------------------------------------------
+
+
+def test_a_page_writes_each_plot_as_a_numbered_slug_and_drops_the_last_writes_pngs(
+    tmp_path: Path,
+) -> None:
+    from bloatlab.report.html import Plot, Section, write_page
+
+    folder = tmp_path / "page_files"
+    folder.mkdir()
+    (folder / "07-old.png").write_bytes(b"stale")
+    (folder / "notes.txt").write_text("kept")
+    sections = [
+        Section("A", plots=[Plot("CDF of RTT", "t", b"one"), Plot("--", "t", b"two")]),
+        Section("B", intro="<i>x</i>", plots=[Plot("bw/est", "t", b"three")], layout="wide"),
+    ]
+    page = write_page(tmp_path / "page.html", "T <1>", "sub", sections)
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "01-cdf-of-rtt.png",
+        "02-plot.png",  # nothing left of the name
+        "03-bw-est.png",
+        "notes.txt",
+    ]
+    assert (folder / "03-bw-est.png").read_bytes() == b"three"
+    html = page.read_text()
+    assert "<title>T &lt;1&gt;</title>" in html and '<figure id="cdf-of-rtt">' in html
+    assert '<p><i>x</i></p>\n<div class="grid wide">' in html
+
+
+def test_without_a_duration_the_time_axis_ends_at_the_last_sample() -> None:
+    result = telemetry()
+    del result.summary["duration_s"]
+    queue = pa.table({"t": [0.0, 3.5], "backlog_bytes": [0, 0]})
+    result = Result(result.summary, {**result.tables, "queue": queue}, result.dictionaries)
+    figure = overview_figure(result)
+    assert figure.axes[-1].get_xlim() == (0.0, 3.5)  # the queue's last sample, after the flows'
+
+
+def test_no_state_panel_without_a_state_column() -> None:
+    result = telemetry()
+    flows = result.tables["flows"].drop_columns(["cc_state"])
+    result = Result(result.summary, {**result.tables, "flows": flows}, result.dictionaries)
+    assert "CC state" not in overview_axes(result)
