@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -194,6 +195,7 @@ rtt = "20ms"
 [[scenario.flow]]
 name = "a"
 cc = "bbr"
+app = { kind = "bulk" }
 [grid]
 "flow.a.cc" = ["bbr", "cubic"]
 """
@@ -276,3 +278,85 @@ def test_sweep_lists_ten_failures_and_exits_with_their_count_capped_at_100(
     assert cli.main(["sweep", "s.toml"]) == 100
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if line.startswith("  simulation")] == []  # nothing computed
+
+
+def test_sweep_forwards_its_worker_count_and_names_the_default(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bloatlab.sweep import executor
+
+    (workdir / "s.toml").write_text(SWEEP_FILE)
+    calls = sweep_calls(monkeypatch, outcome())
+    monkeypatch.setattr(executor, "default_workers", lambda: 7)
+    assert cli.main(["sweep", "s.toml", "--workers", "3"]) == 0
+    assert cli.main(["sweep", "s.toml"]) == 0
+    assert [kwargs["workers"] for _, kwargs in calls] == [3, None]
+    first, second = (line for line in capsys.readouterr().out.splitlines() if "runs (" in line)
+    assert first.endswith(" s on 3 workers") and second.endswith(" s on 7 workers")
+
+
+def test_a_dry_run_lists_runs_not_yet_stored_as_to_run(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / "s.toml").write_text(SWEEP_FILE)
+    calls = sweep_calls(monkeypatch, outcome())
+    assert cli.main(["sweep", "s.toml", "--dry-run"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert len(listing) == 2
+    for line, cc in zip(listing, ("bbr", "cubic"), strict=True):
+        assert re.fullmatch(rf"[0-9a-f]{{16}}  to run   flow\.a\.cc={cc}, seed 1", line)
+    assert calls == [] and not (workdir / "results").exists()
+
+
+@pytest.mark.parametrize(
+    ("name", "folder"),
+    [
+        ("My Sweep/é", "My_Sweep_"),
+        ("..hidden.", "hidden"),
+        ("...", "sweep"),
+        ("a.b-c_D", "a.b-c_D"),
+    ],
+)
+def test_a_sweeps_default_folder_is_its_name_in_safe_characters(name: str, folder: str) -> None:
+    from bloatlab.commands import _safe
+
+    assert _safe(name) == folder
+
+
+def test_reproduce_without_a_paper_names_the_papers(
+    workdir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cli.main(["reproduce", "--quick"]) == 2
+    assert capsys.readouterr().err == (
+        "bloatlab: error: PAPER: name a paper: " + ", ".join(reproduce.available()) + "\n"
+    )
+
+
+# ----- bench and validate ------------------------------------------------------------------
+
+
+def test_bench_forwards_repeat_and_prints_a_table_or_json(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bloatlab import bench
+
+    calls: Calls = []
+    reports = [{"name": "b", "wall_s": 0.5}]
+    monkeypatch.setattr(bench, "run_all", recorder(calls, reports))
+    monkeypatch.setattr(bench, "format_table", lambda r: f"table of {r[0]['name']}")
+    assert cli.main(["bench"]) == 0
+    assert capsys.readouterr().out == "table of b\n"
+    assert cli.main(["bench", "--repeat", "1", "--json"]) == 0  # one run is enough
+    assert capsys.readouterr().out == json.dumps(reports, indent=2) + "\n"
+    assert calls == [((), {"repeat": 3}), ((), {"repeat": 1})]
+
+
+def test_validate_applies_the_seed(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "s.toml").write_text(
+        'duration = "1s"\n[bottleneck]\nrate = "10Mbps"\nrtt = "20ms"\n'
+        '[[flow]]\nname = "a"\ncc = "bbr"\napp = { kind = "bulk" }\n'
+    )
+    assert cli.main(["validate", "s.toml", "--seed", "5"]) == 0
+    printed = capsys.readouterr().out
+    assert json.loads(printed)["seed"] == 5
+    assert printed.startswith('{\n  "')  # indented by two
