@@ -357,22 +357,24 @@ FIG7_PATHS = [(100e6, 0.040), (40e6, 0.100)]
 FIG7_LOSSES = [0.0, 0.01, 0.02]
 
 
+def fig7_setting(doc: dict[str, Any]) -> tuple[str, float, float, float, float]:
+    """A Fig. 7 run as (algorithm, rate, RTT, loss, R)."""
+    b = doc["bottleneck"]
+    cc = canon(flows(doc)["sender"]["cc"])
+    return (cc, rate(b["rate"]), seconds(b["rtt"]), b.get("loss", 0.0), r_of(doc))
+
+
 @both_modes
 def test_fig7_runs_every_algorithm_at_both_paths_with_0_1_2_percent_loss_and_r_0_25(
     mode: str,
 ) -> None:
-    def key(doc: dict[str, Any]) -> tuple[str, float, float, float, float]:
-        b = doc["bottleneck"]
-        cc = canon(flows(doc)["sender"]["cc"])
-        return (cc, rate(b["rate"]), seconds(b["rtt"]), b.get("loss", 0.0), r_of(doc))
-
     expected = {
         (canon(cc), r, t, loss, 0.25)
         for cc in NINE.values()
         for r, t in FIG7_PATHS
         for loss in FIG7_LOSSES
     }
-    assert per_seed(mode, "fig7", key) == each_seed(expected, mode)
+    assert per_seed(mode, "fig7", fig7_setting) == each_seed(expected, mode)
     for doc in docs(mode, "fig7"):
         assert limit_bytes(doc) == pytest.approx(125e3)  # 0.25 × 500 KB at either path
 
@@ -382,13 +384,8 @@ def test_fig7_buffers_run_every_algorithm_at_60mbps_60ms_r_0_2_0_4_0_6_without_l
     mode: str,
 ) -> None:
     # "we vary R to 0.2, 0.4, and 0.6, and fix the bandwidth and latency to {60 Mbps, 60 ms}"
-    def key(doc: dict[str, Any]) -> tuple[str, float, float, float, float]:
-        b = doc["bottleneck"]
-        cc = canon(flows(doc)["sender"]["cc"])
-        return (cc, rate(b["rate"]), seconds(b["rtt"]), b.get("loss", 0.0), r_of(doc))
-
     expected = {(canon(cc), 60e6, 0.060, 0.0, r) for cc in NINE.values() for r in (0.2, 0.4, 0.6)}
-    assert per_seed(mode, "fig7-buffers", key) == each_seed(expected, mode)
+    assert per_seed(mode, "fig7-buffers", fig7_setting) == each_seed(expected, mode)
     for doc in docs(mode, "fig7-buffers"):  # R × 450 KB
         assert limit_bytes(doc) == pytest.approx({0.2: 90e3, 0.4: 180e3, 0.6: 270e3}[r_of(doc)])
 
