@@ -68,6 +68,7 @@ def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
         "fig8",
         "fig9",
         "table3",
+        "fig15",
         "fig7",
         "fig16",
     }
