@@ -179,4 +179,4 @@ def shown(value: float, spec: str) -> str:
 
 def pct(value: float, digits: int = 1) -> str:
     """A fraction as a percentage ("–" for NaN)."""
-    return shown(value * 100, f".{digits}f") + ("" if math.isnan(value) else " %")
+    return "–" if math.isnan(value) else f"{value * 100:.{digits}f} %"
