@@ -140,8 +140,8 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
 def _bbr2_s_variants(results: SweepResults) -> dict[str, tuple[float, float, float]]:
     """BBR2-S's sensitivity runs: label → (mean quality, stall rate, bandwidth estimate)."""
     rows = done(results)
-    by = [means(rows, metric, MARGIN, "bottleneck.jitter") for metric in (QUALITY, STALL, BW)]
+    quality, stall, bw = (means(rows, m, MARGIN, "bottleneck.jitter") for m in (QUALITY, STALL, BW))
     return {
-        label: (by[0].get(key, math.nan), by[1].get(key, math.nan), by[2].get(key, math.nan))
+        label: (quality.get(key, math.nan), stall.get(key, math.nan), bw.get(key, math.nan))
         for label, key in BBR2_S_VARIANTS.items()
     }
