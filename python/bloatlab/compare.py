@@ -19,7 +19,9 @@ from typing import Any
 from .analysis.metrics import flatten_summary
 from .analysis.units import metric_axis
 from .errors import ScenarioError
-from .sweep.table import MANIFEST, SweepResults
+from .results_folder import folder_kind
+from .runstore import SUMMARY_FILE
+from .sweep.table import SweepResults
 
 
 def compare(
@@ -30,7 +32,7 @@ def compare(
     changed_only: bool = True,
 ) -> dict[str, Any]:
     """The comparison as a JSON-ready dict (NaN as None)."""
-    kinds = (_kind(Path(a), "A"), _kind(Path(b), "B"))
+    kinds = (folder_kind(Path(a), "A"), folder_kind(Path(b), "B"))
     if kinds[0] != kinds[1]:
         raise ScenarioError("B", f"cannot compare a {kinds[0]} ({a}) with a {kinds[1]} ({b})")
     if kinds[0] == "run":
@@ -44,17 +46,8 @@ def compare(
     return _compare_sweeps(Path(a), Path(b), patterns, changed_only)
 
 
-def _kind(path: Path, argument: str) -> str:
-    if (path / MANIFEST).is_file():
-        return "sweep"
-    if (path / "summary.json").is_file():
-        return "run"
-    what = "is neither a run folder nor a sweep folder" if path.is_dir() else "no such folder"
-    raise ScenarioError(argument, f"{path}: {what}")
-
-
 def _run_metrics(folder: Path) -> dict[str, float]:
-    summary = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
+    summary = json.loads((folder / SUMMARY_FILE).read_text(encoding="utf-8"))
     return flatten_summary(summary)
 
 

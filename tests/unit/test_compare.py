@@ -156,10 +156,10 @@ def test_differences_keep_a_then_bs_metrics_and_say_none_where_a_side_has_none(
         "flows.x.only_a",
         "flows.x.only_b",
     ]
-    with pytest.raises(ScenarioError, match=r"^B: .*nothing: no such folder$"):
+    with pytest.raises(ScenarioError, match=r"^B: no such folder: .*nothing$"):
         compare(a, tmp_path / "nothing")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(ScenarioError, match=r"^A: .*empty: is neither a run folder nor a sweep"):
+    with pytest.raises(ScenarioError, match=r"^A: .*empty is neither a run folder \(summary"):
         compare(tmp_path / "empty", a)
 
 

@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ScenarioError
-from ..sweep.table import MANIFEST, SweepResults
+from ..results_folder import folder_kind
+from ..sweep.table import SweepResults
 from .html import Plot, Section, write_page
 from .run import run_sections
 from .sweep import sweep_sections
@@ -28,24 +29,11 @@ def write_report(
 ) -> Path:
     """Write the report of the run or sweep folder `path` (default `path/report.html`)."""
     folder = Path(path)
-    if (folder / MANIFEST).is_file():
+    if folder_kind(folder, "PATH") == "sweep":
         title, subtitle, sections = sweep_sections(SweepResults.load(folder), metrics, x)
-    elif (folder / "summary.json").is_file():
+    else:
         for option, given in (("--metric", metrics), ("--x", x)):
             if given:
                 raise ScenarioError(option, f"only for a sweep folder; {folder} is a run folder")
         title, subtitle, sections = run_sections(folder)
-    elif (folder / "claims.json").is_file():
-        raise ScenarioError(
-            "PATH",
-            f"{folder} is a reproduction: its report is {folder / 'report.html'}, written by "
-            "`bloatlab reproduce`; its experiments are sweep folders inside it",
-        )
-    elif folder.is_dir():
-        raise ScenarioError(
-            "PATH",
-            f"{folder} is neither a run folder (summary.json) nor a sweep folder ({MANIFEST})",
-        )
-    else:
-        raise ScenarioError("PATH", f"no such folder: {folder}")
     return write_page(out or folder / "report.html", title, subtitle, sections)

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from ..errors import ScenarioError
 from ..report.html import Plot, Section, esc, table, write_page
+from ..results_folder import CLAIMS_FILE
 from ..store import write_file
 from ..sweep import run_sweeps
 from ..sweep.table import SweepResults
@@ -155,7 +156,7 @@ def reproduce(
         "mode": mode,
         "claims": [asdict(c) for c in findings.claims],
     }
-    write_file(folder / "claims.json", (json.dumps(claims, indent=2) + "\n").encode())
+    write_file(folder / CLAIMS_FILE, (json.dumps(claims, indent=2) + "\n").encode())
     return reproduction
 
 
