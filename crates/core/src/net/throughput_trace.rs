@@ -110,6 +110,7 @@ struct SabrePeriod {
 /// Parses a Sabre network JSON trace and converts it; errors name the 0-based period.
 pub fn from_sabre(text: &str) -> Result<Trace, String> {
     let periods: Vec<SabrePeriod> = serde_json::from_str(text).map_err(|e| {
+        let e = crate::scenario::in_words(&e.to_string());
         format!("{e}: expected a list of {{\"duration_ms\", \"bandwidth_kbps\", \"latency_ms\"}}")
     })?;
     if periods.is_empty() {
@@ -279,6 +280,10 @@ mod tests {
         assert!(
             s(r#"[{"duration_ms": 1000, "bandwidth_kbps": -5, "latency_ms": 1}]"#)
                 .starts_with("period 0: bandwidth_kbps = -5 is out of range")
+        );
+        assert!(
+            s(r#"[{"duration_ms": "1s", "bandwidth_kbps": 1, "latency_ms": 1}]"#)
+                .starts_with("invalid type: string \"1s\", expected a number at line 1")
         );
     }
 }

@@ -22,22 +22,32 @@ enum Spec {
     Table(serde_json::Value),
 }
 
-/// Reads a kind name or a table with `kind` as `T` (a `kind`-tagged enum);
-/// errors start with the field at fault, when one alone is, and end with the allowed `kinds`.
+/// Reads a kind name or a table with `kind` as `T` (a `kind`-tagged enum). An error starts
+/// with the field at fault, when one alone is; the allowed `kinds` end it when neither a field
+/// nor serde's own list of variants says what is wrong (a missing `kind`, a value of another type).
 pub(crate) fn name_or_table<'de, D, T>(d: D, kinds: &[&str]) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
+    let allowed = || format!("allowed kinds: {}", kinds.join(", "));
     let table = match Spec::deserialize(d)? {
         Spec::Name(name) => serde_json::json!({ "kind": name }),
-        Spec::Table(v) => v,
+        Spec::Table(v) if v.is_object() => v,
+        Spec::Table(v) => {
+            return Err(D::Error::custom(format!(
+                "expected a kind name or a table {{ kind = \"...\", ... }}, got {v} ({})",
+                allowed()
+            )))
+        }
     };
     serde_json::from_value::<T>(table.clone()).map_err(|e| {
-        let field = culprit::<T>(&table, &e.to_string())
-            .map(|f| format!("{f}: "))
-            .unwrap_or_default();
-        D::Error::custom(format!("{field}{e} (allowed kinds: {})", kinds.join(", ")))
+        let message = e.to_string();
+        match culprit::<T>(&table, &message) {
+            Some(field) => D::Error::custom(format!("{field}: {message}")),
+            None if message.starts_with("unknown variant") => D::Error::custom(message),
+            None => D::Error::custom(format!("{message} ({})", allowed())),
+        }
     })
 }
 
@@ -95,7 +105,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
                 Segment::Unknown => ".?".into(),
             })
             .collect();
-        let message = e.inner().to_string();
+        let message = super::in_words(&e.inner().to_string());
         let at = if inner.is_empty() && message.starts_with("unknown variant") {
             format!("{path}.kind")
         } else {

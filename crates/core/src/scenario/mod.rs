@@ -199,6 +199,27 @@ pub const DEFAULT_RCVBUF: u64 = 3 * 1024 * 1024;
 const DEFAULT_LINE_RATE: Rate = Rate::from_mbps(1000);
 const DEFAULT_INTERVAL: Duration = Duration::from_millis(10);
 
+/// serde names a number's Rust type ("expected u32"); the user is told its range instead.
+pub(crate) fn in_words(message: &str) -> String {
+    const TYPES: [(&str, &str); 6] = [
+        ("expected u8", "expected an integer from 0 to 255"),
+        ("expected u16", "expected an integer from 0 to 65535"),
+        ("expected u32", "expected an integer from 0 to 4294967295"),
+        (
+            "expected u64",
+            "expected an integer from 0 to 18446744073709551615",
+        ),
+        (
+            "expected usize",
+            "expected an integer from 0 to 18446744073709551615",
+        ),
+        ("expected f64", "expected a number"),
+    ];
+    TYPES.iter().fold(message.to_string(), |m, (rust, words)| {
+        m.replace(rust, words)
+    })
+}
+
 impl Scenario {
     /// Parses and validates a scenario given as JSON text.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
@@ -212,7 +233,7 @@ impl Scenario {
             };
             ScenarioError {
                 path: e.path().to_string().trim_start_matches('.').to_string(),
-                message,
+                message: in_words(&message),
             }
         })?;
         resolve(spec)
@@ -506,8 +527,13 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
             Video::from_sabre_json(path, &text).map_err(|m| format!("{path:?}: {m}"))
         }
         Value::Object(_) => {
-            let l: LadderSpec =
-                serde_json::from_value(v.clone()).map_err(|e| format!("{e}: {VIDEO_HELP}"))?;
+            let l: LadderSpec = serde_path_to_error::deserialize(v.clone()).map_err(|e| {
+                let field = match e.path().to_string() {
+                    at if at == "." => String::new(),
+                    at => format!("{at}: "),
+                };
+                format!("{field}{}: {VIDEO_HELP}", in_words(&e.inner().to_string()))
+            })?;
             let bitrates: Vec<f64> = l.bitrates.iter().map(|r| r.0.bps_f64()).collect();
             if bitrates.is_empty()
                 || bitrates[0] <= 0.0

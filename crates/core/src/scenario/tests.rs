@@ -265,6 +265,72 @@ fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
 }
 
 #[test]
+fn a_number_of_the_wrong_kind_is_refused_with_its_range_not_its_rust_type() {
+    let e = error_of(|v| v["seed"] = json!(-1));
+    assert_eq!(e.path, "seed");
+    assert_eq!(
+        e.message,
+        "invalid value: integer `-1`, expected an integer from 0 to 18446744073709551615"
+    );
+    let e = error_of(|v| v["flow"][0]["mss"] = json!(1.5));
+    assert_eq!(e.path, "flow[0].mss");
+    assert_eq!(
+        e.message,
+        "invalid type: floating point `1.5`, expected an integer from 0 to 4294967295"
+    );
+    // inside a table read by kind (the field leads the message) and inside a nested one
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "obbr", "mu": "a"}));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        (
+            "flow[0].cc",
+            "mu: invalid type: string \"a\", expected a number"
+        )
+    );
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "bbr-s", "history": -1}));
+    assert_eq!(
+        e.message,
+        "history: invalid value: integer `-1`, expected an integer from 0 to 18446744073709551615"
+    );
+    let ladder = json!({"bitrates": ["1Mbps"], "segment_duration": "4s", "segments": "many"});
+    let e = error_of(|v| v["flow"][0]["app"] = json!({"kind": "dash", "video": ladder}));
+    assert_eq!(e.path, "flow[0].app.video");
+    assert!(
+        e.message.starts_with(
+            "segments: invalid type: string \"many\", expected an integer from 0 to \
+             18446744073709551615: expected \"www21\""
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn the_allowed_kinds_are_listed_only_where_nothing_else_says_what_is_wrong() {
+    let kinds = "(allowed kinds: reno, cubic, cubic-quic, bbr, bbr2, bbr3, bbr2-quic, bbr-s, \
+                 bbr2-s, bbr-shallow, obbr, b3r)";
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"mu": 0.5}));
+    assert_eq!(e.message, format!("missing field `kind` {kinds}"));
+    let e = error_of(|v| v["flow"][0]["cc"] = json!(5));
+    assert_eq!(
+        e.message,
+        format!("expected a kind name or a table {{ kind = \"...\", ... }}, got 5 {kinds}")
+    );
+    // serde's list of variants already says it; a field at fault is not about the kind
+    let e = error_of(|v| v["flow"][0]["cc"] = json!("vegas"));
+    assert!(
+        e.message
+            .starts_with("unknown variant `vegas`, expected one of `reno`"),
+        "{e}"
+    );
+    assert!(!e.message.contains("allowed kinds"), "{e}");
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "bbr", "cwnd_gain": "x"}));
+    assert_eq!(
+        e.message,
+        "cwnd_gain: invalid type: string \"x\", expected a number"
+    );
+}
+
+#[test]
 fn an_error_inside_a_kind_table_names_the_field() {
     let e = error_of(|v| v["bottleneck"]["queue"]["limit"] = json!("-1B"));
     assert_eq!(e.path, "bottleneck.queue.limit");

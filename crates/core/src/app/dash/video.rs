@@ -92,8 +92,12 @@ impl Video {
 
     /// Parses Sabre's movie JSON.
     pub fn from_sabre_json(name: &str, text: &str) -> Result<Self, String> {
-        let m: SabreMovie =
-            serde_json::from_str(text).map_err(|e| format!("not a Sabre movie JSON: {e}"))?;
+        let m: SabreMovie = serde_json::from_str(text).map_err(|e| {
+            format!(
+                "not a Sabre movie JSON: {}",
+                crate::scenario::in_words(&e.to_string())
+            )
+        })?;
         if m.bitrates_kbps.is_empty()
             || m.bitrates_kbps.windows(2).any(|w| w[1] <= w[0])
             || m.bitrates_kbps[0] <= 0.0
@@ -201,6 +205,13 @@ mod tests {
         assert_eq!(v.bitrates_bps, [100e3, 200e3]);
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [200, 100], "segment_sizes_bits": [[1, 2]]}"#).unwrap_err().contains("increasing"));
         assert!(Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[1]]}"#).unwrap_err().contains("segment 0"));
+        let e = Video::from_sabre_json("m", r#"{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[1, "2"]]}"#).unwrap_err();
+        assert!(
+            e.starts_with(
+                "not a Sabre movie JSON: invalid type: string \"2\", expected a number at line 1"
+            ),
+            "{e}"
+        );
         for bad in ["0", "-8"] {
             let movie = format!(
                 r#"{{"segment_duration_ms": 3000, "bitrates_kbps": [100, 200], "segment_sizes_bits": [[300000, 600008], [280000, {bad}]]}}"#
