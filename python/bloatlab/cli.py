@@ -4,10 +4,11 @@
     bloatlab validate SCENARIO [--set a.b=c ...] [--seed N]
     bloatlab bench [--repeat N] [--json]
     bloatlab sweep SWEEP [-o DIR] [--workers N | --dask ADDRESS] [--set a.b=c ...] [--dry-run]
+                   [-q]
     bloatlab report PATH [-o HTML] [--metric M ...] [--x KEY]
-    bloatlab reproduce PAPER [--quick | --full] [-o DIR] [--workers N | --dask ADDRESS]
+    bloatlab reproduce PAPER [--quick | --full] [-o DIR] [--workers N | --dask ADDRESS] [-q]
     bloatlab reproduce --list
-    bloatlab compare A B [--json] [--metric PATTERN ...]
+    bloatlab compare A B [--json] [--metric PATTERN ...] [--all]
 
 Exit codes: 0 success; 2 bad input (scenario or command line), with a message naming the
 field, the value and what is allowed, and nothing written; 1 any other failure; 130 Ctrl-C.
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import __version__
+from .commands import MAX_EXIT_FAILED, add_commands
 from .errors import ScenarioError
 from .result import Result
 from .run import resolve, simulate
@@ -63,7 +65,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="bloatlab", description="Simulate congestion control through a bottleneck."
+        prog="bloatlab",
+        description="Simulate congestion control through a bottleneck.",
+        epilog=f"Exit status: 0 done; {EXIT_BAD_INPUT} bad input (the message names the field "
+        f"or option and what is allowed; nothing is written); {EXIT_FAILURE} any other failure; "
+        f"{EXIT_INTERRUPTED} interrupted. `sweep` exits with its number of failed runs (at most "
+        f"{MAX_EXIT_FAILED}), `reproduce` with {EXIT_FAILURE} when a claim or a run failed.",
     )
     parser.add_argument("--version", action="version", version=f"bloatlab {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")
@@ -94,11 +101,14 @@ def _parser() -> argparse.ArgumentParser:
     validate.set_defaults(command=_validate)
 
     bench = commands.add_parser("bench", help="measure simulator speed and memory")
-    bench.add_argument("--repeat", type=int, default=3, help="runs per benchmark (best is kept)")
+    bench.add_argument(
+        "--repeat",
+        type=int,
+        default=3,
+        help="runs per benchmark, the best kept (default %(default)s)",
+    )
     bench.add_argument("--json", action="store_true", help="print JSON instead of a table")
     bench.set_defaults(command=_bench)
-
-    from .commands import add_commands
 
     add_commands(commands)
     return parser

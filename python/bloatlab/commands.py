@@ -25,7 +25,9 @@ def add_commands(commands: Any) -> None:
         "number of failed runs (capped at 100).",
     )
     sweep.add_argument("sweep", type=Path, metavar="SWEEP", help="sweep TOML file")
-    sweep.add_argument("-o", "--output", type=Path, metavar="DIR", help="sweep folder")
+    sweep.add_argument(
+        "-o", "--output", type=Path, metavar="DIR", help="sweep folder (default results/<name>)"
+    )
     _executor_args(sweep)
     sweep.add_argument(
         "--set",
@@ -36,7 +38,9 @@ def add_commands(commands: Any) -> None:
         help="override a field of every run (as `bloatlab run --set`); repeatable",
     )
     sweep.add_argument(
-        "--dry-run", action="store_true", help="list the runs and whether they are stored"
+        "--dry-run",
+        action="store_true",
+        help="list the runs and whether they are stored, invalid or to run; run nothing",
     )
     sweep.add_argument("-q", "--quiet", action="store_true", help="no progress bar")
     sweep.set_defaults(command=_sweep)
@@ -56,12 +60,21 @@ def add_commands(commands: Any) -> None:
         metavar="NAME",
         help="sweeps: a metric column to plot (repeatable; default: a standard set)",
     )
-    report.add_argument("--x", metavar="KEY", help="sweeps: the swept parameter on the x axis")
+    report.add_argument(
+        "--x",
+        metavar="KEY",
+        help="sweeps: the swept parameter on the x axis (default: the one with the most "
+        "values, numeric ones first)",
+    )
     report.set_defaults(command=_report)
 
     reproduce = commands.add_parser(
         "reproduce",
         help="run a paper's experiments and compare our numbers with the paper's",
+        description="Run a paper's experiments as sweeps into DIR, print each claim with the "
+        "paper's value beside ours, and write DIR/report.html (figures, claims) and "
+        "DIR/claims.json. Runs already stored are not run again. Exits with 1 when a claim "
+        "or a run failed.",
     )
     reproduce.add_argument("paper", nargs="?", metavar="PAPER", help="e.g. aict19 (see --list)")
     mode = reproduce.add_mutually_exclusive_group()

@@ -148,6 +148,18 @@ def test_usage_errors_exit_2(workdir: Path) -> None:
     assert e.value.code == 2
 
 
+def test_help_states_the_exit_statuses_and_defaults(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["bench", "--help"]):
+        with pytest.raises(SystemExit) as e:
+            cli.main(argv)
+        assert e.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    assert "Exit status: 0 done; 2 bad input (the message names the field or option" in text
+    assert "1 any other failure; 130 interrupted." in text
+    assert "failed runs (at most 100), `reproduce` with 1 when a claim or a run failed" in text
+    assert "runs per benchmark, the best kept (default 3)" in text
+
+
 CHILD = """
 import signal, sys, time
 from pathlib import Path
