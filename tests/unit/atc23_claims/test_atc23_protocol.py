@@ -18,7 +18,6 @@ algorithm parameter).
 from __future__ import annotations
 
 import copy
-import functools
 import json
 import math
 import re
@@ -144,12 +143,12 @@ def close(a: float, b: float) -> bool:
 
 
 # ----- the planned runs ----------------------------------------------------------------------
-@functools.cache
+# Not cached: each test plans its runs itself (about 1 s for the file), so mutation testing,
+# which maps a test to the code it calls, runs every test that reads a setting.
 def sweeps(mode: str) -> dict[str, Sweep]:
     return {e.name: e.sweep for e in experiments(cast(Mode, mode))}
 
 
-@functools.cache
 def runs(mode: str, name: str) -> list[tuple[Point, dict[str, Any]]]:
     """Every planned point of one experiment and its scenario document, as `sweep.plan`
     builds it (`load_scenario(sweep.base, point.params)`)."""
@@ -594,7 +593,6 @@ def test_obbr_runs_on_the_artifacts_g_max_except_in_the_sensitivity(mode: str) -
 
 
 # ----- the simulator's reading of every run (needs the built core) ----------------------------
-@functools.cache
 def resolved(mode: str, name: str, resolve: Any) -> list[dict[str, Any]]:
     return [json.loads(resolve(json.dumps(doc, default=str))) for doc in docs(mode, name)]
 
