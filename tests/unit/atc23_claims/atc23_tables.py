@@ -20,7 +20,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from bloatlab.reproduce._base import Findings
+from bloatlab.reproduce._base import Findings, Mode
 from bloatlab.reproduce.atc23 import fig3
 from bloatlab.reproduce.atc23._common import CCAS, OBBR
 from bloatlab.sweep.spec import label
@@ -33,12 +33,14 @@ Row = dict[str, Any]
 Verdicts = dict[str, tuple[str, bool]]  # claim → (ours, passed)
 
 
-def analyse(module: ModuleType, results: Mapping[str, SweepResults]) -> Findings:
+def analyse(
+    module: ModuleType, results: Mapping[str, SweepResults], mode: Mode = "quick"
+) -> Findings:
     """`module.analyse` without drawing its figure (drawing is the cost; the figures have tests
     of their own)."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(module, "_figure", lambda *args: None)
-        findings: Findings = module.analyse(results, "quick")
+        findings: Findings = module.analyse(results, mode)
     return findings
 
 

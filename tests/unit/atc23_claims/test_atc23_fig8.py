@@ -9,6 +9,7 @@ import pytest
 from atc23_tables import (
     FIG8,
     FIG8_JAIN,
+    FIG8_UTILISATION,
     FLOWS,
     analyse,
     edge,
@@ -103,6 +104,24 @@ def test_fig8_every_jain_index_is_at_least_0_9(
 ) -> None:
     results = fig8_results(tmp_path, jain={**FIG8_JAIN, ("B3R", 3): jain})
     assert verdicts(analyse(fig8, results))[FIG8_CLAIMS["fair"]] == (ours, holds)
+
+
+def test_fig8_in_full_linux_bbrv2_must_also_share_and_exploit_the_link(tmp_path: Path) -> None:
+    # `--full` adds Linux BBRv2 (`algorithms`); here it is the least fair and the least utilised.
+    linux = {("BBRv2 (Linux)", n): 0.005 for n in FLOWS}
+    results = fig8_results(
+        tmp_path,
+        {**FIG8, **linux},
+        jain={**FIG8_JAIN, ("BBRv2 (Linux)", 3): 0.85},
+        utilisation={**FIG8_UTILISATION, ("BBRv2 (Linux)", 2): 0.7},
+    )
+    full = verdicts(analyse(fig8, results, "full"))
+    assert full[FIG8_CLAIMS["fair"]] == ("min Jain 0.850 (BBRv2 (Linux))", False)
+    assert full[FIG8_CLAIMS["exploits"]] == ("min 70.0 % of the link (BBRv2 (Linux))", False)
+    # `--quick` does not run it, so a stray row does not count
+    quick = verdicts(analyse(fig8, results, "quick"))
+    assert quick[FIG8_CLAIMS["fair"]] == ("min Jain 0.920 (BBR)", True)
+    assert quick[FIG8_CLAIMS["exploits"]] == ("min 85.0 % of the link (CUBIC)", True)
 
 
 def test_fig8_utilisation_counts_until_the_last_fetch_ends(tmp_path: Path) -> None:
