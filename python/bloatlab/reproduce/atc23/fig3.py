@@ -136,7 +136,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         Claim(
             "Fig. 3",
             "g = 2, R = 0.5: BBR dominates",
-            "BBR takes almost all",
+            "BBR dominates the bandwidth",
             share_label(low["bbr"]),
             "BBR ≥ 80 %",
             low["bbr"] >= 0.8,
