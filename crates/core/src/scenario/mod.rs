@@ -201,9 +201,8 @@ const DEFAULT_INTERVAL: Duration = Duration::from_millis(10);
 
 /// serde names a number's Rust type ("expected u32"); the user is told its range instead.
 pub(crate) fn in_words(message: &str) -> String {
-    const TYPES: [(&str, &str); 6] = [
-        ("expected u8", "expected an integer from 0 to 255"),
-        ("expected u16", "expected an integer from 0 to 65535"),
+    // the number types of the scenario's fields, its cc and abr tables and Sabre's files
+    const TYPES: [(&str, &str); 4] = [
         ("expected u32", "expected an integer from 0 to 4294967295"),
         (
             "expected u64",
