@@ -501,7 +501,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(
-            e.contains("vegas") && e.contains("reno, cubic, cubic-quic, bbr"),
+            e.contains("vegas") && e.contains("`reno`, `cubic`, `cubic-quic`, `bbr`"),
             "{e}"
         );
         let c: CcConfig = serde_json::from_str(r#"{"kind":"cubic-quic","beta":0.5}"#).unwrap();

@@ -321,7 +321,9 @@ mod tests {
         let e = parse("\"pensieve\"").unwrap_err();
         assert!(
             e.contains("pensieve")
-                && e.contains("fixed, throughput, bola, dynamic, bba, rb, festive, robust_mpc"),
+                && e.contains(
+                    "`fixed`, `throughput`, `bola`, `dynamic`, `bba`, `rb`, `festive`, `robust_mpc`"
+                ),
             "{e}"
         );
         let e = parse(r#"{"kind": "bba", "reservior": "5s"}"#).unwrap_err();
