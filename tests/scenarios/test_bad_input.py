@@ -29,7 +29,7 @@ CASES = {
     ),
     "unknown CCA": (
         GOOD.replace('cc = "cubic"', 'cc = "vegas"'),
-        ["flow[0].cc", "vegas", "reno, cubic, cubic-quic, bbr"],
+        ["flow[0].cc", "vegas", "`reno`, `cubic`, `cubic-quic`, `bbr`"],
     ),
     "unknown pacer": (
         GOOD.replace('cc = "cubic"', 'cc = "cubic"\npacer = "quic"'),
