@@ -89,9 +89,10 @@ FIG3_MODEL = [100.0, 100.0, 100.0, 75.0, 53.125, 0.0, 0.0, 0.0, 0.0, 0.0]
 FIG3_MODEL += [100 * (1 - 15.5 / 24), 100 * (1 - 14 / 48), 79.6875]
 
 
-def fig3_panels(results: dict[str, SweepResults]) -> tuple[Axes, Axes]:
-    left, right = draw(fig3, results).axes
-    return left, right
+def two_panels(module: ModuleType, results: dict[str, SweepResults]) -> tuple[Axes, Axes]:
+    """The two panels of the figure `module` draws (Fig. 3: left, right; Fig. 7, 8: top, bottom)."""
+    first, second = draw(module, results).axes
+    return first, second
 
 
 def stacked(found: list[Bars]) -> tuple[list[Bars], list[Bars]]:
@@ -100,7 +101,7 @@ def stacked(found: list[Bars]) -> tuple[list[Bars], list[Bars]]:
 
 
 def test_fig3_model_curve_is_1_minus_p_clipped_to_0_100_percent(tmp_path: Path) -> None:
-    left, _ = fig3_panels(fig3_results(tmp_path))
+    left, _ = two_panels(fig3, fig3_results(tmp_path))
     model = line(left, "model: 1 - p")
     # p from -0.6 to 1 in steps of 0.01: 161 points.
     assert len(model.x) == 161
@@ -117,7 +118,7 @@ def test_fig3_model_curve_is_1_minus_p_clipped_to_0_100_percent(tmp_path: Path) 
 def test_fig3_each_point_is_plotted_at_its_model_p_against_bbrs_share_in_percent(
     tmp_path: Path,
 ) -> None:
-    left, _ = fig3_panels(fig3_results(tmp_path))
+    left, _ = two_panels(fig3, fig3_results(tmp_path))
     points = [s for s in scatters(left, unlabelled=True) if s.x]
     marked = annotations(left)
     # p = (R - g + 1)/(gR) (see FIG3_MODEL); BBR's share × 100. g 1 is always at p = 1.
@@ -154,7 +155,7 @@ def test_fig3_each_point_is_plotted_at_its_model_p_against_bbrs_share_in_percent
 def test_fig3_right_panel_stacks_bbr_and_cubic_per_configuration_under_the_model_mark(
     tmp_path: Path,
 ) -> None:
-    _, right = fig3_panels(fig3_results(tmp_path))
+    _, right = two_panels(fig3, fig3_results(tmp_path))
     assert x_axis(right).tick_labels == FIG3_SLOTS
     assert x_axis(right).ticks == [float(i) for i in range(13)]
     bbr, cubic = stacked(bars(right))
@@ -187,7 +188,7 @@ def test_fig3_averages_seeds_scales_by_the_links_share_taken_and_leaves_failed_r
         fig3_row(2.0, 2.0, 0.6, link=10e6),
     )
     points = {k: v for k, v in FIG3.items() if k not in {(2.0, 0.5), (2.0, 2.0)}}
-    left, right = fig3_panels(fig3_results(tmp_path, points, extra))
+    left, right = two_panels(fig3, fig3_results(tmp_path, points, extra))
     bbr, cubic = stacked(bars(right))
     assert [bbr[0].heights[0], cubic[0].heights[0], cubic[0].bottoms[0]] == approx([60, 15, 60])
     assert [bbr[3].heights[0], cubic[3].heights[0], cubic[3].bottoms[0]] == approx([30, 20, 30])
@@ -203,7 +204,7 @@ def test_fig3_a_missing_point_leaves_its_slot_empty_and_the_legend_whole(tmp_pat
     # No (g 2, R 0.5) nor (g 1, R 16): slots 0 and 9 stay empty, every slot keeps its tick.
     # The legend's entries once came from slot 0's bars only: without that point it was empty.
     points = {k: v for k, v in FIG3.items() if k not in {(2.0, 0.5), (1.0, 16.0)}}
-    left, right = fig3_panels(fig3_results(tmp_path, points))
+    left, right = two_panels(fig3, fig3_results(tmp_path, points))
     kept = [i for i in range(13) if i not in (0, 9)]
     bbr, cubic = stacked(bars(right))
     assert [b.x[0] for b in bbr] == [float(i) for i in kept]
@@ -240,15 +241,10 @@ FIG7_RETRANS = {
 WIDTH7 = 0.85 / 9  # nine algorithms share 0.85 of each condition's slot
 
 
-def fig7_panels(results: dict[str, SweepResults]) -> tuple[Axes, Axes]:
-    top, bottom = draw(fig7, results).axes
-    return top, bottom
-
-
 def test_fig7_top_draws_each_algorithms_retransmission_ratio_in_percent_per_condition(
     tmp_path: Path,
 ) -> None:
-    top, bottom = fig7_panels(fig7_results(tmp_path))
+    top, bottom = two_panels(fig7, fig7_results(tmp_path))
     found = bars(top)
     assert [b.label for b in found] == FIG7_NAMES
     for b in found:
@@ -273,7 +269,7 @@ def test_fig7_bottom_draws_each_algorithms_goodput_as_percent_of_its_link(tmp_pa
         for i, cca in enumerate(FIG7_NAMES)
         for j, c in enumerate(conditions)
     }
-    top, bottom = fig7_panels(fig7_results(tmp_path, points))
+    top, bottom = two_panels(fig7, fig7_results(tmp_path, points))
     found = bars(bottom)
     assert len(found) == 9
     for i, b in enumerate(found):
@@ -292,7 +288,7 @@ def test_fig7_bottom_draws_each_algorithms_goodput_as_percent_of_its_link(tmp_pa
 def test_fig7_marks_the_papers_obbr_ratios_on_their_bars_at_40_mbps_100_ms(
     tmp_path: Path,
 ) -> None:
-    top, _ = fig7_panels(fig7_results(tmp_path))
+    top, _ = two_panels(fig7, fig7_results(tmp_path))
     marks = scatters(top, unlabelled=True)
     # oBBR-μ (i = 3, 4, 5) at 40/100/0 % (slot 3) and 40/100/2 % (slot 5): the paper's 0.51 and
     # 2.82 %, 0.62 and 3.06 %, 1.97 and 3.93 % (§5.2.1).
@@ -317,7 +313,7 @@ def test_fig7_averages_ratios_and_goodputs_over_seeds_leaving_failed_runs_out(
         fig7_row("100/40/0%", "BBR", 0.9, 0.0, seed=3, status="failed"),
     )
     points = {k: v for k, v in FIG7.items() if k != ("100/40/0%", "BBR")}
-    top, bottom = fig7_panels(fig7_results(tmp_path, points, extra))
+    top, bottom = two_panels(fig7, fig7_results(tmp_path, points, extra))
     assert bars(top)[0].heights == approx([20.0, *FIG7_RETRANS["BBR"][1:]])
     assert bars(bottom)[0].heights == approx([70.0] + [90.0] * 8)
 
@@ -329,7 +325,7 @@ def test_fig7_a_point_without_a_finished_run_is_a_nan_bar(tmp_path: Path) -> Non
         fig7_row("R0.6", "CUBIC", 0.002, 0.8, status="failed"),
     )
     points = {k: v for k, v in FIG7.items() if k not in {("100/40/0%", "BBR"), ("R0.6", "CUBIC")}}
-    top, bottom = fig7_panels(fig7_results(tmp_path, points, extra))
+    top, bottom = two_panels(fig7, fig7_results(tmp_path, points, extra))
     for ax in (top, bottom):
         found = bars(ax)
         assert (nan_at(found[0].heights), nan_at(found[-1].heights)) == ([0], [8])
@@ -349,15 +345,10 @@ FIG8_RETRANS = {
 }
 
 
-def fig8_panels(results: dict[str, SweepResults]) -> tuple[Axes, Axes]:
-    top, bottom = draw(fig8, results).axes
-    return top, bottom
-
-
 def test_fig8_top_draws_each_algorithms_retransmission_ratio_per_flow_by_flow_count(
     tmp_path: Path,
 ) -> None:
-    top, bottom = fig8_panels(fig8_results(tmp_path))
+    top, bottom = two_panels(fig8, fig8_results(tmp_path))
     found = bars(top)
     assert [b.label for b in found] == FIG8_NAMES
     for b in found:
@@ -380,7 +371,7 @@ def test_fig8_bottom_draws_goodput_per_flow_in_mbps_under_the_links_payload_per_
     utilisation = {
         (cca, n): (50 + 5 * i) / 100 for i, cca in enumerate(FIG8_NAMES) for n in range(1, 6)
     }
-    _, bottom = fig8_panels(fig8_results(tmp_path, utilisation=utilisation))
+    _, bottom = two_panels(fig8, fig8_results(tmp_path, utilisation=utilisation))
     found = bars(bottom)
     assert len(found) == 8
     for i, b in enumerate(found):
@@ -410,7 +401,7 @@ def test_fig8_averages_over_seeds_leaving_failed_runs_out(tmp_path: Path) -> Non
         fig8_row("BBR", 3, 0.9, utilisation=0.0, seed=3, status="failed"),
     )
     points = {k: v for k, v in FIG8.items() if k != ("BBR", 3)}
-    top, bottom = fig8_panels(fig8_results(tmp_path, points, extra))
+    top, bottom = two_panels(fig8, fig8_results(tmp_path, points, extra))
     assert bars(top)[0].heights == approx([8.0, 12.0, 15.0, 14.0, 13.0])
     assert bars(bottom)[0].heights == approx([90.0, 45.0, 25.0, 22.5, 18.0])
 
@@ -419,7 +410,7 @@ def test_fig8_a_missing_point_is_a_nan_bar_and_its_algorithm_stays_drawn(tmp_pat
     # CUBIC's 2 flows and BBR's 5 never finished. CUBIC was left out of the figure altogether
     # when its 2-flow point was missing; the Linux BBRv2, not run by `--quick`, is left out.
     points = {k: v for k, v in FIG8.items() if k not in {("CUBIC", 2), ("BBR", 5)}}
-    top, bottom = fig8_panels(fig8_results(tmp_path, points))
+    top, bottom = two_panels(fig8, fig8_results(tmp_path, points))
     assert [b.label for b in bars(top)] == FIG8_NAMES
     for ax in (top, bottom):
         found = bars(ax)
@@ -433,7 +424,7 @@ def test_fig8_draws_the_linux_bbrv2_where_it_ran_in_the_order_of_the_algorithms(
 ) -> None:
     # `--full` adds the Linux BBRv2 (1 % per flow at every count): nine series, 0.85/9 wide.
     linux = {("BBRv2 (Linux)", n): 0.01 for n in range(1, 6)}
-    top, _ = fig8_panels(fig8_results(tmp_path, {**FIG8, **linux}))
+    top, _ = two_panels(fig8, fig8_results(tmp_path, {**FIG8, **linux}))
     found = bars(top)
     assert [b.label for b in found] == list(CCAS)
     assert found[7].heights == approx([1.0] * 5)
