@@ -14,6 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from .runstore import SUMMARY_FILE
 from .store import write_folder
 
 if TYPE_CHECKING:
@@ -107,7 +108,7 @@ class Result:
         `write` stores exactly these; sweeps compute them on a worker (a process or a Dask
         worker) and store them on the machine that holds the results.
         """
-        files = {"summary.json": (json.dumps(self.summary, indent=2) + "\n").encode("utf-8")}
+        files = {SUMMARY_FILE: (json.dumps(self.summary, indent=2) + "\n").encode("utf-8")}
         for name, table in self.tables.items():
             if name in OPTIONAL_TABLES and table.num_rows == 0:
                 continue
@@ -149,7 +150,7 @@ def load_result(folder: str | os.PathLike[str]) -> Result:
     """
     root = Path(folder)
     try:
-        summary: dict[str, Any] = json.loads((root / "summary.json").read_text(encoding="utf-8"))
+        summary: dict[str, Any] = json.loads((root / SUMMARY_FILE).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FileNotFoundError(f"{root} is not a results folder: no summary.json") from None
     raw = {path.stem: pq.read_table(path) for path in sorted(root.glob("*.parquet"))}
