@@ -1,7 +1,7 @@
 """What the sweep machinery costs per run, against the simulations themselves:
 `pytest -m benchmark -s tests/benchmark/test_sweep_overhead.py`.
 
-The same 24 runs (2–4 BBR + 2 CUBIC, 80 Mb/s, 25 ms, 300 s: AICT'19's runs, about 1 s of
+The same 24 runs (1–2 BBR + 2 CUBIC, 80 Mb/s, 25 ms, 300 s: AICT'19's runs, about 1 s of
 simulation each) are run three ways:
 
 * `loop`: `bloatlab.simulate(...)` one after another, then `Result.write` — what a script

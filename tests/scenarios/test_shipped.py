@@ -64,6 +64,28 @@ def test_demo_runs_and_shares_the_bottleneck(core: ModuleType, tmp_path: Path) -
     assert (out / "overview.png").stat().st_size > 20_000
 
 
+def test_demo_shows_what_the_readme_says_it_shows(core: ModuleType) -> None:
+    # README: "BBR's STARTUP estimate jump[s] to 150 Mb/s while the full bucket lets its burst
+    # through at line rate, and CUBIC fill[s] the buffer later" (CUBIC joins at 10 s).
+    result = bloatlab.simulate(DEMO)
+    flows, queue = result.flows.to_pandas(), result.queue.to_pandas()
+    bbr = flows[flows.flow == "bbr"]
+    rate, bdp = 25e6, 25e6 * 0.040 / 8
+    assert bbr[bbr.cc_state == "STARTUP"].bw_est_bps.max() >= 5 * rate
+    alone = (bbr.t >= 5) & (bbr.t < 10)
+    assert bbr[alone].bw_est_bps.median() == pytest.approx(rate * 1448 / 1500, rel=0.05)
+    backlog_alone = queue[(queue.t >= 5) & (queue.t < 10)].backlog_bytes.mean()
+    backlog_shared = queue[queue.t >= 15].backlog_bytes.mean()
+    assert backlog_alone < 0.5 * bdp
+    assert backlog_shared > 2 * bdp
+
+
+def test_a_flow_starting_at_the_end_of_the_run_never_sends(core: ModuleType) -> None:
+    summary = bloatlab.simulate(DEMO, overrides={"flow.cubic.start": "30s"}).summary
+    assert summary["flows"]["cubic"]["bytes_sent"] == 0
+    assert summary["flows"]["bbr"]["bytes_sent"] > 0
+
+
 def test_same_seed_same_results_byte_for_byte(core: ModuleType, tmp_path: Path) -> None:
     # random loss and jitter draw from the seed too
     short = {"duration": "5s", "bottleneck.loss": 0.01, "bottleneck.jitter": "200us"}

@@ -308,6 +308,22 @@ def test_a_dry_run_lists_runs_not_yet_stored_as_to_run(
     assert calls == [] and not (workdir / "results").exists()
 
 
+def test_a_dry_run_tells_a_stored_run_from_a_failed_one(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from bloatlab.runstore import RunStore
+
+    (workdir / "s.toml").write_text(SWEEP_FILE)
+    sweep_calls(monkeypatch, outcome())
+    keys = [run.key for run in sweep.plan(sweep.Sweep.from_file(workdir / "s.toml"))]
+    store = RunStore(workdir / "out" / "runs")
+    store.write(keys[0], {}, {"status": "done"})
+    store.write(keys[1], {}, {"status": "failed", "error": "boom"})
+    assert cli.main(["sweep", "s.toml", "-o", "out", "--dry-run"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert [line.split()[:2] for line in listing] == [[keys[0], "done"], [keys[1], "failed"]]
+
+
 @pytest.mark.parametrize(
     ("name", "folder"),
     [

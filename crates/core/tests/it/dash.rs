@@ -207,6 +207,17 @@ fn a_page_from_the_video_server_warms_the_connection_as_on_the_real_testbed() {
     // send buffer: it lasts ~11 s as on the real kernel (1.3 – 17 s), not ~4 s
     let warm_startup = startup_fraction(&warm);
     assert!(warm_startup > 0.15, "{warm_startup}");
+    // start-up delay counts from the first request of the page, not from the manifest's: the
+    // page delays the first segment's request, and playback starts when that segment lands
+    let requested = |out: &super::Output| out.metrics.segments.request_t[0];
+    assert!(requested(&warm) > requested(&cold) + 0.15);
+    for out in [&warm, &cold] {
+        let delay = out.summary["flows"]["video"]["startup_delay_s"]
+            .as_f64()
+            .unwrap();
+        let landed = out.metrics.segments.last_byte_t[0];
+        assert!((delay - landed).abs() < 1e-3, "{delay} {landed}");
+    }
 }
 
 #[test]
