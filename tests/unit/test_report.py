@@ -110,6 +110,17 @@ def test_a_sweep_report_plots_metrics_against_the_numeric_parameter(tmp_path: Pa
     assert len(embedded_pngs(narrowed)) == 1
 
 
+def test_the_x_axis_is_the_numeric_parameter_with_most_values(tmp_path: Path) -> None:
+    grid = {"bottleneck.rate": ["5Mbps", "10Mbps"], "bottleneck.rtt": ["10ms", "20ms", "40ms"]}
+    sweep = Sweep.from_dict({"scenario": SCENARIO, "grid": grid})
+    run_sweep(sweep, tmp_path, workers=0, progress=False)
+    html = write_report(tmp_path).read_text()
+    assert "x axis: <code>bottleneck.rtt</code>" in html
+    assert "one line per <code>bottleneck.rate</code>" in html
+    chosen = write_report(tmp_path, tmp_path / "by-rate.html", x="bottleneck.rate").read_text()
+    assert "x axis: <code>bottleneck.rate</code>" in chosen
+
+
 def test_report_options_are_checked(tmp_path: Path) -> None:
     sweep = Sweep.from_dict({"scenario": SCENARIO, "grid": {"bottleneck.rate": ["5Mbps"]}})
     run_sweep(sweep, tmp_path, workers=0, progress=False)

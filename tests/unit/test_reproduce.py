@@ -106,6 +106,26 @@ def test_the_cli_exits_1_when_a_claim_fails(toy: str, tmp_path: Path) -> None:
     assert (out / "report.html").is_file()
 
 
+def test_the_cli_exits_1_when_a_run_fails_though_every_claim_holds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The toy paper with its failing claim removed and a run the core refuses (a zero rate).
+    failing = 'Claim("Fig. 1", "a claim that fails", "x", "y", "z", False, note="on purpose"),'
+    text = TOY.replace(f"            {failing}\n", "")
+    assert failing not in text
+    text = text.replace('["10Mbps"]', '["10Mbps", "0Mbps"]')
+    text = text.replace("for r in rows)", 'for r in rows if r["status"] == "done")')
+    text = text.replace('Paper("toy",', 'Paper("toy_run_fails",')
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "toy_run_fails.py").write_text(text)
+    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
+    out = tmp_path / "cli"
+    args = ["reproduce", "toy_run_fails", "--quick", "-o", str(out), "--workers", "0", "-q"]
+    assert cli.main(args) == 1
+    claims = json.loads((out / "claims.json").read_text())["claims"]
+    assert [claim["passed"] for claim in claims] == [True]
+
+
 def test_the_cli_refuses_a_negative_worker_count_before_running_anything(
     toy: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
