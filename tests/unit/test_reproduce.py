@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from bloatlab import ScenarioError, cli, reproduce
+from bloatlab import sweep as sweep_module
 from bloatlab.reproduce import aict19, www21
 from bloatlab.reproduce._base import highest, lowest, mean, mean_of_all, pct, ratio, shown
+from bloatlab.sweep.executor import Outcome, Task
+from bloatlab.sweep.table import SweepResults
 
 TOY = """
 from matplotlib.figure import Figure
@@ -98,6 +102,42 @@ def test_a_reproduction_checks_claims_and_draws_figures(toy: str, tmp_path: Path
         "toy", mode="quick", out_dir=tmp_path / "out", workers=0, progress=False
     )
     assert (again.runs, again.computed) == (1, 0)  # quick is a subset: nothing to compute
+
+
+def test_experiments_share_one_run_store_so_a_run_two_figures_need_is_computed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The toy paper with a second experiment over 10 and 20 Mb/s: 10 Mb/s is in both.
+    text = TOY.replace(
+        'return [Experiment("only", sweep("toy", SCENARIO, grid={"bottleneck.rate": rates}))]',
+        'return [Experiment("only", sweep("toy", SCENARIO, grid={"bottleneck.rate": rates})),'
+        ' Experiment("other", sweep("toy", SCENARIO,'
+        ' grid={"bottleneck.rate": ["10Mbps", "20Mbps"]}))]',
+    ).replace('Paper("toy",', 'Paper("toy_shared",')
+    assert "other" in text
+    (tmp_path / "papers").mkdir()
+    (tmp_path / "papers" / "toy_shared.py").write_text(text)
+    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
+    executed: list[str] = []
+    execute = sweep_module._execute
+
+    def counting(tasks: Sequence[Task], workers: int | None, dask: str | None) -> Iterator[Outcome]:
+        executed.extend(task.key for task in tasks)
+        return execute(tasks, workers, dask)
+
+    monkeypatch.setattr(sweep_module, "_execute", counting)
+    result = reproduce.reproduce(
+        "toy_shared", mode="full", out_dir=tmp_path / "out", workers=0, progress=False
+    )
+    assert (result.runs, result.computed) == (3, 3)
+    assert len(executed) == len(set(executed)) == 3
+    shared = [
+        row["run"]
+        for name in ("only", "other")
+        for row in SweepResults.load(tmp_path / "out" / name).rows()
+        if row["bottleneck.rate"] == "10Mbps"
+    ]
+    assert len(shared) == 2 and shared[0] == shared[1]
 
 
 def test_the_cli_exits_1_when_a_claim_fails(toy: str, tmp_path: Path) -> None:
