@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -84,6 +86,28 @@ def test_a_flow_starting_at_the_end_of_the_run_never_sends(core: ModuleType) -> 
     summary = bloatlab.simulate(DEMO, overrides={"flow.cubic.start": "30s"}).summary
     assert summary["flows"]["cubic"]["bytes_sent"] == 0
     assert summary["flows"]["bbr"]["bytes_sent"] > 0
+
+
+def test_the_core_releases_the_gil_while_it_simulates(core: ModuleType) -> None:
+    # README: "the core releases the GIL, so threads run simulations in parallel". While a
+    # half-second simulation runs on a thread, this thread keeps running: its longest pause
+    # stays far below the simulation's length (were the GIL held, it would be all of it).
+    from bloatlab.bench import BENCHMARKS
+
+    finished = threading.Event()
+    worker = threading.Thread(
+        target=lambda: (bloatlab.simulate(BENCHMARKS["bbr-bulk-600s"]), finished.set())
+    )
+    began = last = time.perf_counter()
+    longest_pause = 0.0
+    worker.start()
+    while not finished.is_set():
+        now = time.perf_counter()
+        longest_pause, last = max(longest_pause, now - last), now
+    worker.join()
+    simulated_for = time.perf_counter() - began
+    assert simulated_for > 0.1  # long enough for a held GIL to show
+    assert longest_pause < simulated_for / 3
 
 
 def test_same_seed_same_results_byte_for_byte(core: ModuleType, tmp_path: Path) -> None:
