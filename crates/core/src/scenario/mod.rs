@@ -55,6 +55,12 @@ fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, Scen
     })
 }
 
+/// "`n` bytes is smaller than `what`: allowed ≥ `min` bytes`why`", with "1 byte" for one.
+fn smaller_than(n: u64, what: &str, min: u64, why: &str) -> String {
+    let unit = if n == 1 { "byte" } else { "bytes" };
+    format!("{n} {unit} is smaller than {what}: allowed ≥ {min} bytes{why}")
+}
+
 #[derive(Clone, Debug)]
 pub enum Shaper {
     None,
@@ -359,10 +365,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
         if rcvbuf < f.mss as u64 {
             return err(
                 format!("{path}.rcvbuf"),
-                format!(
-                    "{rcvbuf} bytes is smaller than one segment ({} bytes)",
-                    f.mss
-                ),
+                smaller_than(rcvbuf, "one segment", f.mss as u64, " (the flow's mss)"),
             );
         }
         let app = resolve_app(&kind::parse(&f.app, &format!("{path}.app"))?, &path)?;
@@ -678,10 +681,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             if burst.0 < FULL_PACKET_BYTES {
                 return err(
                     "bottleneck.shaper.burst",
-                    format!(
-                        "{} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes",
-                        burst.0
-                    ),
+                    smaller_than(burst.0, "one packet", FULL_PACKET_BYTES, ""),
                 );
             }
             Shaper::Tbf {
@@ -714,9 +714,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         if n < FULL_PACKET_BYTES {
             return err(
                 "bottleneck.queue.limit",
-                format!(
-                    "{n} bytes is smaller than one packet: allowed ≥ {FULL_PACKET_BYTES} bytes"
-                ),
+                smaller_than(n, "one packet", FULL_PACKET_BYTES, ""),
             );
         }
     }

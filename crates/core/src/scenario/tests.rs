@@ -597,8 +597,13 @@ fn flow_ranges_are_checked_at_both_edges() {
             json!("1447B"),
             Some((
                 "flow[0].rcvbuf",
-                "1447 bytes is smaller than one segment (1448 bytes)",
+                "1447 bytes is smaller than one segment: allowed ≥ 1448 bytes (the flow's mss)",
             )),
+        ),
+        (
+            "/flow/0/rcvbuf",
+            json!("1B"),
+            Some(("flow[0].rcvbuf", "1 byte is smaller than one segment")),
         ),
         ("/flow/0/app", json!({"kind": "bulk", "bytes": "1B"}), None),
         (
