@@ -1,0 +1,179 @@
+"""Every algorithm's documented defaults are the ones that run: the constants table in each
+algorithm file's header (`| Name | Value | …`) and the README's list of algorithm parameters,
+against the parameters `bloatlab validate` echoes for that algorithm."""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+import bloatlab
+
+REPO = Path(__file__).parents[2]
+CC = REPO / "crates" / "core" / "src" / "cc"
+
+# Each algorithm's header tables, in the order they apply: a later file's rows override an
+# earlier one's (bbr3 and bbr2-quic are BBRv2's table overlaid by their presets' rows).
+HEADERS = {
+    "reno": ["reno.rs"],
+    "cubic": ["cubic.rs"],
+    "cubic-quic": ["cubic_quic.rs"],
+    "bbr": ["bbr/mod.rs"],
+    "bbr2": ["bbr2/mod.rs"],
+    "bbr3": ["bbr2/mod.rs", "bbr2/params.rs"],
+    "bbr2-quic": ["bbr2/mod.rs", "bbr2/params.rs"],
+    "bbr-s": ["bbr_s.rs"],
+    "bbr2-s": ["bbr2_s.rs"],
+    "bbr-shallow": ["bbr_shallow.rs"],
+    "obbr": ["obbr/mod.rs"],
+    "b3r": ["b3r.rs"],
+}
+# A preset's rows in a shared file carry its prefix; rows of another preset's are not its own.
+PRESET_PREFIX = {"bbr3": "V3_", "bbr2-quic": "QUIC_"}
+PRESET_PREFIXES = tuple(PRESET_PREFIX.values())
+# Constants whose parameter has another name.
+PARAMETER_OF = {
+    "CWND_MIN_TARGET": "min_cwnd",
+    "HIGH_GAIN@bbr2-quic": "startup_pacing_gain",
+    "STARTUP_RECOVERY_GAIN@bbr2-quic": "startup_recovery_pacing_gain",
+}
+
+
+def echoed(kind: str) -> dict[str, Any]:
+    """The algorithm's own parameters as the core resolves them (a base's are the base's)."""
+    scenario = {
+        "duration": "1s",
+        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+        "flow": [{"name": "f", "cc": kind, "app": {"kind": "bulk"}}],
+    }
+    cc: dict[str, Any] = bloatlab.resolve(scenario)["flows"][0]["cc"]
+    return {k: v for k, v in cc.items() if not isinstance(v, dict) and k != "kind"}
+
+
+def number(text: str) -> float | None:
+    """`739/256`, `2^20`, `10 000`, `1.2 Mb/s`, `0.5`; None for anything else."""
+    text = re.sub(r"[\s\u2009\u202f]", "", text)
+    scale = 1e6 if text.endswith("Mb/s") else 1.0
+    text = text.removesuffix("Mb/s")
+    if m := re.fullmatch(r"(\d+)\^(\d+)", text):
+        return float(int(m[1]) ** int(m[2])) * scale
+    try:
+        return float(Fraction(text)) * scale
+    except ValueError:
+        return None
+
+
+def value(text: str) -> Any:
+    """A documented value as a comparable one; None when it is prose, not a value."""
+    text = text.strip().strip("`")
+    if text.startswith('"') and text.endswith('"'):
+        return text[1:-1]
+    if text in ("true", "on"):
+        return True
+    if text in ("false", "off"):
+        return False
+    if m := re.fullmatch(r"\[(.*)\]", text):  # a list: [1.25, 0.75, 1, …]
+        items = [number(item) for item in m[1].split(",")]
+        return None if None in items else items
+    if m := re.fullmatch(r"((?:\d+,)*\d+)×(\d+) ?/(\d+)", text):  # 320,192,256×6 /256
+        first = [int(n) for n in m[1].split(",")]
+        return [n / int(m[3]) for n in first + [first[-1]] * (int(m[2]) - 1)]
+    if "=" in text:  # "512/256 = 2", "2 + 1/4 = 2.25": the plain value after the last "="
+        text = text.rsplit("=", 1)[1]
+    text = re.split(r"≈|\(", text)[0]  # "739/256 ≈ 2.887", "0 (infinite)": the exact value
+    return number(text)
+
+
+def same(documented: Any, running: Any) -> bool:
+    if isinstance(documented, list):
+        return len(documented) == len(running) and all(
+            same(d, r) for d, r in zip(documented, running, strict=True)
+        )
+    if isinstance(documented, float) and not isinstance(running, bool):
+        return math.isclose(documented, float(running), rel_tol=1e-9)
+    return bool(documented == running)
+
+
+def header_rows(path: Path) -> list[tuple[str, str]]:
+    """(Name, Value) of every `| Name | Value | …` table in the file's `//!` header."""
+    rows, inside = [], False
+    for line in path.read_text(encoding="utf-8").splitlines():
+        text = line.strip().removeprefix("//!").strip()
+        if not line.lstrip().startswith("//!") or not text.startswith("|"):
+            inside = False
+        elif re.match(r"\|\s*Name\s*\|\s*Value\s*\|", text):
+            inside = True
+        elif inside and not re.fullmatch(r"[|\-\s]+", text):
+            cells = [cell.strip() for cell in text.strip("|").split("|")]
+            rows.append((cells[0].strip("`"), cells[1]))
+    return rows
+
+
+def documented_in_headers(kind: str, parameters: dict[str, Any]) -> dict[str, Any]:
+    documented: dict[str, Any] = {}
+    prefix = PRESET_PREFIX.get(kind, "")
+    for file in HEADERS[kind]:
+        for name, text in header_rows(CC / file):
+            if name.startswith(PRESET_PREFIXES):
+                if not prefix or not name.startswith(prefix):
+                    continue
+                name = name.removeprefix(prefix)
+            key = PARAMETER_OF.get(f"{name}@{kind}", PARAMETER_OF.get(name, name.lower()))
+            parsed = value(text)
+            if key in parameters and parsed is not None:
+                documented[key] = parsed
+    return documented
+
+
+@pytest.mark.parametrize("kind", HEADERS)
+def test_a_header_table_gives_the_defaults_that_run(core: ModuleType, kind: str) -> None:
+    parameters = echoed(kind)
+    documented = documented_in_headers(kind, parameters)
+    wrong = {
+        key: (text, parameters[key])
+        for key, text in documented.items()
+        if not same(text, parameters[key])
+    }
+    assert not wrong, f"{kind}: header value, running value: {wrong}"
+    # not vacuous: reno has no parameters, b3r only its host switch, BBR Shallow one constant
+    assert len(documented) >= {"reno": 0, "b3r": 0, "bbr-shallow": 1}.get(kind, 2), documented
+
+
+def readme_parameters() -> list[tuple[str, str, str]]:
+    """(algorithm, parameter, documented value) from the README's algorithm parameters."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("Algorithm parameters (every Linux constant")[1].split("\n## ")[0]
+    found = []
+    for bullet in re.split(r"\n\* ", section)[1:]:
+        bullet = " ".join(bullet.split())
+        kind = re.match(r"`([a-z0-9-]+)`", bullet)
+        assert kind, bullet[:40]
+        pair = r"`([a-z_0-9]+)` / `([a-z_0-9]+)` \(([^()/]+) / ([^()/]+)\)"  # `a` / `b` (1 / 2)
+        for p in re.finditer(pair, bullet):
+            found += [(kind[1], p[1], p[3]), (kind[1], p[2], p[4])]
+        bullet = re.sub(pair, "", bullet)
+        for p in re.finditer(
+            r"`([a-z_0-9]+)` \((`\"[^\"]+\"`|\[[^\]]*\]|[^\s,;:)]+(?: Mb/s)?)", bullet
+        ):
+            found.append((kind[1], p[1], p[2]))
+    return found
+
+
+def test_the_readme_gives_the_defaults_that_run(core: ModuleType) -> None:
+    compared, wrong = 0, []
+    parameters = {kind: echoed(kind) for kind in HEADERS}
+    for kind, key, text in readme_parameters():
+        documented = value(text)
+        if key not in parameters[kind] or documented is None:
+            continue
+        compared += 1
+        if not same(documented, parameters[kind][key]):
+            wrong.append((kind, key, text, parameters[kind][key]))
+    assert not wrong, f"README value, running value: {wrong}"
+    assert compared >= 60
