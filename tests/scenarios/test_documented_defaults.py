@@ -1,6 +1,6 @@
-"""Every algorithm's documented defaults are the ones that run: the constants table in each
-algorithm file's header (`| Name | Value | …`) and the README's list of algorithm parameters,
-against the parameters `bloatlab validate` echoes for that algorithm."""
+"""Documented defaults are the ones that run: the constants table in each congestion-control,
+ABR and dash.js-profile file's header (`| Name | Value | Unit | …`) and the README's list of
+algorithm parameters, against the parameters `bloatlab validate` echoes."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ import bloatlab
 
 REPO = Path(__file__).parents[2]
 CC = REPO / "crates" / "core" / "src" / "cc"
+DASH = REPO / "crates" / "core" / "src" / "app" / "dash"
 
 # Each algorithm's header tables, in the order they apply: a later file's rows override an
 # earlier one's (bbr3 and bbr2-quic are BBRv2's table overlaid by their presets' rows).
@@ -63,6 +64,8 @@ def number(text: str) -> float | None:
     text = text.removesuffix("Mb/s")
     if m := re.fullmatch(r"(\d+)\^(\d+)", text):
         return float(int(m[1]) ** int(m[2])) * scale
+    if m := re.fullmatch(r"(\d+(?:\.\d+)?)/(\d+(?:\.\d+)?)", text):  # 739/256, 1/1.3
+        return float(Fraction(m[1]) / Fraction(m[2])) * scale
     try:
         return float(Fraction(text)) * scale
     except ValueError:
@@ -100,8 +103,8 @@ def same(documented: Any, running: Any) -> bool:
     return bool(documented == running)
 
 
-def header_rows(path: Path) -> list[tuple[str, str]]:
-    """(Name, Value) of every `| Name | Value | …` table in the file's `//!` header."""
+def header_rows(path: Path) -> list[tuple[str, str, str]]:
+    """(Name, Value, Unit) of every `| Name | Value | Unit | …` table in the file's header."""
     rows, inside = [], False
     for line in path.read_text(encoding="utf-8").splitlines():
         text = line.strip().removeprefix("//!").strip()
@@ -111,7 +114,7 @@ def header_rows(path: Path) -> list[tuple[str, str]]:
             inside = True
         elif inside and not re.fullmatch(r"[|\-\s]+", text):
             cells = [cell.strip() for cell in text.strip("|").split("|")]
-            rows.append((cells[0].strip("`"), cells[1]))
+            rows.append((cells[0].strip("`"), cells[1], cells[2]))
     return rows
 
 
@@ -119,7 +122,7 @@ def documented_in_headers(kind: str, parameters: dict[str, Any]) -> dict[str, An
     documented: dict[str, Any] = {}
     prefix = PRESET_PREFIX.get(kind, "")
     for file in HEADERS[kind]:
-        for name, text in header_rows(CC / file):
+        for name, text, _ in header_rows(CC / file):
             if name.startswith(PRESET_PREFIXES):
                 if not prefix or not name.startswith(prefix):
                     continue
@@ -177,3 +180,95 @@ def test_the_readme_gives_the_defaults_that_run(core: ModuleType) -> None:
             wrong.append((kind, key, text, parameters[kind][key]))
     assert not wrong, f"README value, running value: {wrong}"
     assert compared >= 60
+
+
+def dash_echo(abr: str, profile: str) -> dict[str, Any]:
+    scenario = {
+        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+        "flow": [
+            {
+                "name": "f",
+                "cc": "bbr",
+                "app": {"kind": "dash", "video": "www21", "abr": abr, "profile": profile},
+            }
+        ],
+    }
+    app: dict[str, Any] = bloatlab.resolve(scenario)["flows"][0]["app"]
+    return app
+
+
+def in_unit(text: str, unit: str) -> Any:
+    """A header value in its table's unit as the echo gives it (durations in seconds)."""
+    documented = value(text)
+    if isinstance(documented, float) and unit in ("s", "ms"):
+        return documented / 1000 if unit == "ms" else documented
+    return documented
+
+
+def running(echoed_value: Any) -> Any:
+    """An echoed value, a duration ("0.5s") in seconds."""
+    if isinstance(echoed_value, str) and (m := re.fullmatch(r"([\d.]+)s", echoed_value)):
+        return float(m[1])
+    return echoed_value
+
+
+# The ABR rules with constants of their own (`abr = { kind = …, … }`) and the files whose
+# "(profile)" rows document the dash.js profile's fields; profile.rs documents them all.
+ABR_FILES = {
+    "bba": "bba.rs",
+    "rb": "rb.rs",
+    "festive": "festive.rs",
+    "robust_mpc": "robust_mpc.rs",
+}
+PROFILE_FILES = [
+    "profile.rs",
+    "abr/abandon.rs",
+    "abr/dynamic.rs",
+    "abr/insufficient_buffer.rs",
+    "abr/switch_history.rs",
+]
+PROFILES = ("v3", "v5")  # the tables' "a / b" columns
+
+
+def test_each_abr_rules_header_gives_the_defaults_that_run(core: ModuleType) -> None:
+    compared, wrong = 0, []
+    for abr, file in ABR_FILES.items():
+        parameters = dash_echo(abr, "v3")["abr"]
+        for name, text, unit in header_rows(DASH / "abr" / file):
+            key = name.split("`")[0].strip().lower()
+            documented = in_unit(text, unit)
+            if key in parameters and documented is not None:
+                compared += 1
+                if not same(documented, running(parameters[key])):
+                    wrong.append((abr, key, text, parameters[key]))
+    assert not wrong, f"header value, running value: {wrong}"
+    assert compared >= 10
+
+
+def profile_rows() -> list[tuple[str, str, str, str]]:
+    """(file, field, value, unit) of every profile row; `a_{x,y}_b` with "1, 2" is two rows."""
+    rows = []
+    for file in PROFILE_FILES:
+        for name, text, unit in header_rows(DASH / file):
+            key = name.removeprefix("(profile)").strip().strip("`")
+            if m := re.fullmatch(r"(\w*)\{(\w+),(\w+)\}(\w*)", key):
+                for part, value_text in zip((m[2], m[3]), text.split(", "), strict=True):
+                    rows.append((file, f"{m[1]}{part}{m[4]}", value_text, unit))
+            else:
+                rows.append((file, key, text, unit))
+    return rows
+
+
+def test_the_profile_headers_give_each_profiles_defaults(core: ModuleType) -> None:
+    profiles = {p: dash_echo("dynamic", p)["profile"] for p in PROFILES}
+    compared, wrong = 0, []
+    for file, key, text, unit in profile_rows():
+        per_profile = text.split(" / ") if " / " in text else [text] * 2
+        for profile, part in zip(PROFILES, per_profile, strict=True):
+            documented = in_unit(part, unit)
+            if key in profiles[profile] and documented is not None:
+                compared += 1
+                if not same(documented, running(profiles[profile][key])):
+                    wrong.append((file, profile, key, part, profiles[profile][key]))
+    assert not wrong, f"header value, running value: {wrong}"
+    assert compared >= 90
