@@ -67,7 +67,7 @@ def _loss_vs_buffer(buffers: list[float], times: dict) -> dict[float, float]:
 
 
 PAPER_FIG7 = {0.5: 0.11, 1.0: 0.055}
-# A known miss, printed and not required: BBR loses about 8.1 % at 1 BDP (docs/fidelity/aict19.md).
+# A known miss, printed and not required: BBR loses about 8 % at 1 BDP (docs/fidelity/aict19.md).
 MISSES = {1.0}
 
 
