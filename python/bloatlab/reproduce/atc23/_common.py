@@ -170,5 +170,12 @@ def algorithm_bars(
     )
 
 
+def legend(ax: Axes, **options: Any) -> None:
+    """The axes' legend, if anything on them is labelled (a reproduction whose runs all failed
+    draws empty axes)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**options)
+
+
 def share_label(value: float) -> str:
     return "–" if math.isnan(value) else f"{value:.0%}"

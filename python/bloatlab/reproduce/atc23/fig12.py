@@ -40,7 +40,7 @@ from .._base import (
     shown,
     sweep,
 )
-from ._common import CCAS, COLORS, OBBR, bdp, cca_name, flow, seeds, testbed
+from ._common import CCAS, COLORS, OBBR, bdp, cca_name, flow, legend, seeds, testbed
 
 BUFFERS = [0.5, 1.0]
 RIVALS = ["BBR", "BBRv2", "CUBIC"]
@@ -300,7 +300,7 @@ def _figure(shares: Shares) -> PaperFigure:
     ax.set_xticks(x, [f"R {r:g}\nμ {mu.removeprefix('oBBR-')}" for r, mu in groups])
     ax.set_ylabel("share of the two flows' goodput (%)")
     ax.set_ylim(0, 100)
-    ax.legend(fontsize="small", ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
+    legend(ax, fontsize="small", ncol=5, loc="upper center", bbox_to_anchor=(0.5, -0.18))
     return PaperFigure(
         "fig12",
         "Fig. 12: competitiveness of oBBR against other algorithms",

@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from ...report.html import png
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, pct, shown, sweep
-from ._common import CCAS, bdp, flow, retransmission_ratio, seeds, share_label, testbed
+from ._common import CCAS, bdp, flow, legend, retransmission_ratio, seeds, share_label, testbed
 
 RATE, RTT = "20Mbps", "40ms"
 BUFFERS = [0.5, 0.8, 1.0, 2.0, 16.0]  # R; × 100 KB (the BDP) = the artifact's limits
@@ -214,7 +214,7 @@ def _figure(shares: dict[tuple[float, float], dict[str, float]]) -> PaperFigure:
     left.set_xlim(-0.6, 1.05)
     left.set_ylim(0, 105)
     left.grid(True, alpha=0.3)
-    left.legend(fontsize="small", loc="lower left")
+    legend(left, fontsize="small", loc="lower left")
     # The paper's own layout: stacked goodput per configuration set, the model's mark in red.
     keys = [(2.0, r) for r in BUFFERS] + [(1.0, r) for r in BUFFERS]
     keys += [(g, 16.0) for g in GAINS_R16 if g not in (1.0, 2.0)]
@@ -234,7 +234,7 @@ def _figure(shares: dict[tuple[float, float], dict[str, float]]) -> PaperFigure:
     right.set_xticks(range(len(keys)), names, fontsize="x-small")
     right.set_ylabel("goodput (% of the link)")
     right.set_ylim(0, 105)
-    right.legend(fontsize="small", ncol=3, loc="upper right")
+    legend(right, fontsize="small", ncol=3, loc="upper right")
     return PaperFigure(
         "fig3",
         "Fig. 3: BBR against CUBIC for configuration sets of g and R, with the model",

@@ -40,6 +40,7 @@ from ._common import (
     algorithm_bars,
     cca_name,
     flow,
+    legend,
     retransmission_ratio,
     seeds,
     testbed,
@@ -374,7 +375,7 @@ def _figure(table: Table, conditions: list[str]) -> PaperFigure:
     top.set_ylim(bottom=0)
     for ax in (top, bottom):
         ax.grid(True, axis="y", alpha=0.3)
-    top.legend(fontsize="small", ncol=5)
+    legend(top, fontsize="small", ncol=5)
     return PaperFigure(
         "fig7",
         "Fig. 7: performance of the algorithms in stable networks",

@@ -37,6 +37,7 @@ from ._common import (
     algorithm_bars,
     cca_name,
     flow,
+    legend,
     payload,
     retransmission_ratio,
     seeds,
@@ -234,8 +235,8 @@ def _figure(table: Table, names: list[str], mode: Mode) -> PaperFigure:
     bottom.set_ylabel("goodput per flow (Mb/s)")
     for ax in (top, bottom):
         ax.grid(True, axis="y", alpha=0.3)
-    top.legend(fontsize="small", ncol=5)
-    bottom.legend(fontsize="small")
+    legend(top, fontsize="small", ncol=5)
+    legend(bottom, fontsize="small")
     each = "1 GB" if mode == "full" else "250 MB"
     return PaperFigure(
         "fig8",

@@ -44,6 +44,7 @@ from ._common import (
     OBBR,
     cca_name,
     flow,
+    legend,
     payload,
     retransmission_ratio,
     seeds,
@@ -254,7 +255,7 @@ def _figure(runs: dict[str, list[dict[str, Any]]]) -> PaperFigure:
         ax.set_title(title, loc="left", fontsize="medium")
         ax.grid(True, alpha=0.3)
         ax.set_ylim(bottom=0)
-    bw.legend(fontsize="small", ncol=3)
+    legend(bw, fontsize="small", ncol=3)
     return PaperFigure(
         "fig9",
         "Fig. 9: BBR and oBBR when the bandwidth varies",
