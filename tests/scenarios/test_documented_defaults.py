@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import re
+import tomllib
 from fractions import Fraction
 from pathlib import Path
 from types import ModuleType
@@ -272,3 +273,63 @@ def test_the_profile_headers_give_each_profiles_defaults(core: ModuleType) -> No
                     wrong.append((file, profile, key, part, profiles[profile][key]))
     assert not wrong, f"header value, running value: {wrong}"
     assert compared >= 90
+
+
+def reference_defaults() -> list[tuple[str, str, Any]]:
+    """(table, field, default) for every row of the README's scenario reference whose default
+    is a TOML value (`"1Gbps"`, `{ kind = "none" }`, `1`); "required" or prose is left out."""
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("## Scenario reference")[1].split("\n## ")[0]
+    table, rows = "", []
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if not line.startswith("|") or len(cells) < 3:
+            continue
+        if heading := re.fullmatch(r"\*\*`(.+)`\*\*", cells[0]):
+            table = heading[1]
+            continue
+        field = re.fullmatch(r"`([a-z_]+)`", cells[0])
+        default = re.fullmatch(r"`(.+)`", cells[2])
+        if field and default:
+            try:
+                parsed = tomllib.loads(f"value = {default[1]}")["value"]
+            except tomllib.TOMLDecodeError:
+                continue
+            rows.append((table, field[1], parsed))
+    return rows
+
+
+def minimal(table: str) -> dict[str, Any]:
+    """The smallest scenario with a flow of the table's kind (a DASH one for the player's)."""
+    app = {"kind": "dash", "video": "www21"} if table.startswith("app") else {"kind": "bulk"}
+    return {
+        "duration": "10s",
+        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+        "flow": [{"name": "f", "cc": "cubic", "app": app}],
+    }
+
+
+def with_field(table: str, field: str, default: Any) -> dict[str, Any]:
+    scenario = minimal(table)
+    target = {
+        "": scenario,
+        "[bottleneck]": scenario["bottleneck"],
+        "[[flow]]": scenario["flow"][0],
+        "[telemetry]": scenario.setdefault("telemetry", {}),
+    }.get(table, scenario["flow"][0]["app"])
+    target[field] = default
+    return scenario
+
+
+def test_a_field_left_out_takes_the_default_the_scenario_reference_gives(
+    core: ModuleType,
+) -> None:
+    rows = reference_defaults()
+    wrong = []
+    for table, field, default in rows:
+        if bloatlab.resolve(with_field(table, field, default)) != bloatlab.resolve(minimal(table)):
+            wrong.append((table, field, default))
+    assert not wrong, f"setting the documented default changes the scenario: {wrong}"
+    tables = {table for table, _, _ in rows}
+    assert tables == {"", "[bottleneck]", "[[flow]]", 'app = { kind = "dash", ... }', "[telemetry]"}
+    assert len(rows) >= 25
