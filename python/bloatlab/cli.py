@@ -12,8 +12,7 @@
 
 Exit codes: 0 success; 2 bad input (scenario or command line), with a message naming the
 field, the value and what is allowed, and nothing written; 1 any other failure; 130 Ctrl-C.
-`sweep` exits with the number of failed runs (capped at 100) when runs failed; `reproduce`
-with 1 when a claim or a run failed.
+`sweep` exits with 1 when a run failed, `reproduce` when a claim or a run failed.
 """
 
 from __future__ import annotations
@@ -29,16 +28,12 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from . import __version__
-from .commands import MAX_EXIT_FAILED, add_commands
+from .commands import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_INTERRUPTED, add_commands
 from .errors import ScenarioError
 from .result import Result
 from .run import resolve, simulate
 
 T = TypeVar("T")
-
-EXIT_FAILURE = 1
-EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -69,8 +64,8 @@ def _parser() -> argparse.ArgumentParser:
         description="Simulate congestion control through a bottleneck.",
         epilog=f"Exit status: 0 done; {EXIT_BAD_INPUT} bad input (the message names the field "
         f"or option and what is allowed; nothing is written); {EXIT_FAILURE} any other failure; "
-        f"{EXIT_INTERRUPTED} interrupted. `sweep` exits with its number of failed runs (at most "
-        f"{MAX_EXIT_FAILED}), `reproduce` with {EXIT_FAILURE} when a claim or a run failed.",
+        f"{EXIT_INTERRUPTED} interrupted. `sweep` exits with {EXIT_FAILURE} when a run failed "
+        f"(the others are kept), `reproduce` when a claim or a run failed.",
     )
     parser.add_argument("--version", action="version", version=f"bloatlab {__version__}")
     commands = parser.add_subparsers(required=True, metavar="COMMAND")

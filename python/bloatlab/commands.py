@@ -12,7 +12,10 @@ from typing import Any
 
 from .errors import ScenarioError
 
-MAX_EXIT_FAILED = 100
+# The command's exit statuses (0: done).
+EXIT_FAILURE = 1
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
 
 
 def add_commands(commands: Any) -> None:
@@ -21,8 +24,8 @@ def add_commands(commands: Any) -> None:
         "sweep",
         help="run a scenario over a grid of parameters and seeds (resumable)",
         description="Run every missing run of a sweep file into DIR (default results/<name>): "
-        "run folders under DIR/runs, one row per run in DIR/sweep.parquet. Exits with the "
-        "number of failed runs (capped at 100).",
+        "run folders under DIR/runs, one row per run in DIR/sweep.parquet. Exits with 1 "
+        "when a run failed (its error is in sweep.parquet; the next invocation retries it).",
     )
     sweep.add_argument("sweep", type=Path, metavar="SWEEP", help="sweep TOML file")
     sweep.add_argument(
@@ -156,7 +159,8 @@ def _sweep(args: argparse.Namespace) -> int:
         store = RunStore(out / "runs")
         for run in plan(sweep):
             state = "invalid" if run.error else (store.state(run.key) or "to run")
-            print(f"{run.key}  {state:<7}  {describe(run.point)}")
+            why = f": {run.error}" if run.error else ""
+            print(f"{run.key}  {state:<7}  {describe(run.point)}{why}")
         return 0
     outcome = run_sweep(sweep, out, workers=args.workers, dask=args.dask, progress=not args.quiet)
     where = f"Dask at {args.dask}" if args.dask else _workers_text(args.workers, default_workers())
@@ -175,7 +179,7 @@ def _sweep(args: argparse.Namespace) -> int:
         print(f"  failed {key}: {error}", file=sys.stderr)
     if outcome.failed > 10:
         print(f"  … and {outcome.failed - 10} more (see sweep.parquet)", file=sys.stderr)
-    return min(outcome.failed, MAX_EXIT_FAILED)
+    return EXIT_FAILURE if outcome.failed else 0
 
 
 def _workers_text(workers: int | None, cores: int) -> str:
@@ -213,7 +217,7 @@ def _reproduce(args: argparse.Namespace) -> int:
         progress=not args.quiet,
     )
     print(outcome.text())
-    return 0 if outcome.passed and not outcome.failed_runs else 1
+    return 0 if outcome.passed and not outcome.failed_runs else EXIT_FAILURE
 
 
 def _compare(args: argparse.Namespace) -> int:

@@ -156,7 +156,7 @@ def test_help_states_the_exit_statuses_and_defaults(capsys: pytest.CaptureFixtur
     text = " ".join(capsys.readouterr().out.split())
     assert "Exit status: 0 done; 2 bad input (the message names the field or option" in text
     assert "1 any other failure; 130 interrupted." in text
-    assert "failed runs (at most 100), `reproduce` with 1 when a claim or a run failed" in text
+    assert "`sweep` exits with 1 when a run failed (the others are kept), `reproduce` when" in text
     assert "runs per benchmark, the best kept (default 3)" in text
 
 

@@ -261,21 +261,21 @@ def test_sweep_set_fixes_a_field_of_every_run(
     assert args[0].parameters == ["flow.a.cc"]
 
 
-def test_sweep_lists_ten_failures_and_exits_with_their_count_capped_at_100(
+def test_sweep_lists_ten_failures_and_exits_1_when_any_failed(
     workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (workdir / "s.toml").write_text(SWEEP_FILE)
     sweep_calls(monkeypatch, outcome(failed=11))
-    assert cli.main(["sweep", "s.toml"]) == 11
+    assert cli.main(["sweep", "s.toml"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err == [f"  failed k{i:02}: error {i}" for i in range(10)] + [
         "  … and 1 more (see sweep.parquet)"
     ]
     sweep_calls(monkeypatch, outcome(failed=10))
-    assert cli.main(["sweep", "s.toml"]) == 10
+    assert cli.main(["sweep", "s.toml"]) == 1
     assert len(capsys.readouterr().err.splitlines()) == 10  # all listed, no "… and"
-    sweep_calls(monkeypatch, outcome(failed=150, executed=0))
-    assert cli.main(["sweep", "s.toml"]) == 100
+    sweep_calls(monkeypatch, outcome(failed=2, executed=0))
+    assert cli.main(["sweep", "s.toml"]) == 1  # not 2: that is bad input, where nothing ran
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if line.startswith("  simulation")] == []  # nothing computed
 
@@ -306,6 +306,19 @@ def test_a_dry_run_lists_runs_not_yet_stored_as_to_run(
     for line, cc in zip(listing, ("bbr", "cubic"), strict=True):
         assert re.fullmatch(rf"[0-9a-f]{{16}}  to run   flow\.a\.cc={cc}, seed 1", line)
     assert calls == [] and not (workdir / "results").exists()
+
+
+def test_a_dry_run_says_why_a_run_is_invalid(
+    workdir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (workdir / "s.toml").write_text(SWEEP_FILE.replace('"flow.a.cc"', '"flow.b.cc"'))
+    sweep_calls(monkeypatch, outcome())
+    assert cli.main(["sweep", "s.toml", "--dry-run"]) == 0
+    for line in capsys.readouterr().out.splitlines():
+        assert re.fullmatch(
+            r"x[0-9a-f]{15}  invalid  flow\.b\.cc=\w+, seed 1: flow\.b\.cc: no flow named 'b'.*",
+            line,
+        )
 
 
 def test_a_dry_run_tells_a_stored_run_from_a_failed_one(
