@@ -68,12 +68,9 @@ class Progress:
         return f"{self.done}/{self.total} runs{failed}"
 
     def _line(self, now: float) -> str:
+        """After a run has finished (`done_cost` > 0): the count, the time and the ETA."""
         elapsed = now - self.start
-        left = (
-            elapsed / self.done_cost * (self.total_cost - self.done_cost)
-            if self.done_cost
-            else float("nan")
-        )
+        left = elapsed / self.done_cost * (self.total_cost - self.done_cost)
         return f"{self.label}: {self._count()}, {_clock(elapsed)} elapsed, ETA {_clock(left)}"
 
     def note(self, text: str) -> None:
@@ -90,8 +87,6 @@ class Progress:
 
 
 def _clock(seconds: float) -> str:
-    if seconds != seconds:  # NaN
-        return "?"
     minutes, secs = divmod(round(seconds), 60)
     hours, minutes = divmod(minutes, 60)
     return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
