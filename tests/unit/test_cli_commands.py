@@ -344,6 +344,7 @@ def test_a_dry_run_tells_a_stored_run_from_a_failed_one(
         ("..hidden.", "hidden"),
         ("...", "sweep"),
         ("a.b-c_D", "a.b-c_D"),
+        ("X-ray.", "X-ray"),  # only dots are stripped from the ends
     ],
 )
 def test_a_sweeps_default_folder_is_its_name_in_safe_characters(name: str, folder: str) -> None:
