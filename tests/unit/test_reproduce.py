@@ -54,12 +54,20 @@ PAPER = Paper("toy", "Toy paper", "Nobody, 2024", experiments, analyse, {"quick"
 """
 
 
+def install_paper(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str, text: str = TOY
+) -> str:
+    """A variant of the toy paper, `text`, findable as paper `name` for this test."""
+    papers = tmp_path / "papers"
+    papers.mkdir(exist_ok=True)
+    (papers / f"{name}.py").write_text(text.replace('Paper("toy",', f'Paper("{name}",'))
+    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(papers)])
+    return name
+
+
 @pytest.fixture
 def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    (tmp_path / "papers").mkdir()
-    (tmp_path / "papers" / "toy.py").write_text(TOY)
-    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
-    return "toy"
+    return install_paper(tmp_path, monkeypatch, "toy")
 
 
 def test_papers_are_the_modules_that_define_one(toy: str) -> None:
@@ -113,11 +121,9 @@ def test_experiments_share_one_run_store_so_a_run_two_figures_need_is_computed_o
         'return [Experiment("only", sweep("toy", SCENARIO, grid={"bottleneck.rate": rates})),'
         ' Experiment("other", sweep("toy", SCENARIO,'
         ' grid={"bottleneck.rate": ["10Mbps", "20Mbps"]}))]',
-    ).replace('Paper("toy",', 'Paper("toy_shared",')
+    )
     assert "other" in text
-    (tmp_path / "papers").mkdir()
-    (tmp_path / "papers" / "toy_shared.py").write_text(text)
-    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
+    paper = install_paper(tmp_path, monkeypatch, "toy_shared", text)
     executed: list[str] = []
     execute = sweep_module._execute
 
@@ -127,7 +133,7 @@ def test_experiments_share_one_run_store_so_a_run_two_figures_need_is_computed_o
 
     monkeypatch.setattr(sweep_module, "_execute", counting)
     result = reproduce.reproduce(
-        "toy_shared", mode="full", out_dir=tmp_path / "out", workers=0, progress=False
+        paper, mode="full", out_dir=tmp_path / "out", workers=0, progress=False
     )
     assert (result.runs, result.computed) == (3, 3)
     assert len(executed) == len(set(executed)) == 3
@@ -155,12 +161,9 @@ def test_the_cli_exits_1_when_a_run_fails_though_every_claim_holds(
     assert failing not in text
     text = text.replace('["10Mbps"]', '["10Mbps", "0Mbps"]')
     text = text.replace("for r in rows)", 'for r in rows if r["status"] == "done")')
-    text = text.replace('Paper("toy",', 'Paper("toy_run_fails",')
-    (tmp_path / "papers").mkdir()
-    (tmp_path / "papers" / "toy_run_fails.py").write_text(text)
-    monkeypatch.setattr(reproduce, "__path__", [*reproduce.__path__, str(tmp_path / "papers")])
+    paper = install_paper(tmp_path, monkeypatch, "toy_run_fails", text)
     out = tmp_path / "cli"
-    args = ["reproduce", "toy_run_fails", "--quick", "-o", str(out), "--workers", "0", "-q"]
+    args = ["reproduce", paper, "--quick", "-o", str(out), "--workers", "0", "-q"]
     assert cli.main(args) == 1
     claims = json.loads((out / "claims.json").read_text())["claims"]
     assert [claim["passed"] for claim in claims] == [True]
