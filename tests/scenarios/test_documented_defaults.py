@@ -47,14 +47,18 @@ PARAMETER_OF = {
 }
 
 
+def minimal(cc: str = "cubic", app: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The smallest scenario: one flow, a bulk transfer unless `app` says otherwise."""
+    return {
+        "duration": "10s",
+        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
+        "flow": [{"name": "f", "cc": cc, "app": app or {"kind": "bulk"}}],
+    }
+
+
 def echoed(kind: str) -> dict[str, Any]:
     """The algorithm's own parameters as the core resolves them (a base's are the base's)."""
-    scenario = {
-        "duration": "1s",
-        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
-        "flow": [{"name": "f", "cc": kind, "app": {"kind": "bulk"}}],
-    }
-    cc: dict[str, Any] = bloatlab.resolve(scenario)["flows"][0]["cc"]
+    cc: dict[str, Any] = bloatlab.resolve(minimal(cc=kind))["flows"][0]["cc"]
     return {k: v for k, v in cc.items() if not isinstance(v, dict) and k != "kind"}
 
 
@@ -183,17 +187,11 @@ def test_the_readme_gives_the_defaults_that_run(core: ModuleType) -> None:
     assert compared >= 60
 
 
+DASH_APP = {"kind": "dash", "video": "www21"}
+
+
 def dash_echo(abr: str, profile: str) -> dict[str, Any]:
-    scenario = {
-        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
-        "flow": [
-            {
-                "name": "f",
-                "cc": "bbr",
-                "app": {"kind": "dash", "video": "www21", "abr": abr, "profile": profile},
-            }
-        ],
-    }
+    scenario = minimal(app={**DASH_APP, "abr": abr, "profile": profile})
     app: dict[str, Any] = bloatlab.resolve(scenario)["flows"][0]["app"]
     return app
 
@@ -201,8 +199,8 @@ def dash_echo(abr: str, profile: str) -> dict[str, Any]:
 def in_unit(text: str, unit: str) -> Any:
     """A header value in its table's unit as the echo gives it (durations in seconds)."""
     documented = value(text)
-    if isinstance(documented, float) and unit in ("s", "ms"):
-        return documented / 1000 if unit == "ms" else documented
+    if isinstance(documented, float) and unit == "ms":
+        return documented / 1000
     return documented
 
 
@@ -299,24 +297,23 @@ def reference_defaults() -> list[tuple[str, str, Any]]:
     return rows
 
 
-def minimal(table: str) -> dict[str, Any]:
+def for_table(table: str) -> dict[str, Any]:
     """The smallest scenario with a flow of the table's kind (a DASH one for the player's)."""
-    app = {"kind": "dash", "video": "www21"} if table.startswith("app") else {"kind": "bulk"}
-    return {
-        "duration": "10s",
-        "bottleneck": {"rate": "10Mbps", "rtt": "20ms"},
-        "flow": [{"name": "f", "cc": "cubic", "app": app}],
-    }
+    return minimal(app=dict(DASH_APP) if table.startswith("app") else None)
 
 
 def with_field(table: str, field: str, default: Any) -> dict[str, Any]:
-    scenario = minimal(table)
-    target = {
-        "": scenario,
-        "[bottleneck]": scenario["bottleneck"],
-        "[[flow]]": scenario["flow"][0],
-        "[telemetry]": scenario.setdefault("telemetry", {}),
-    }.get(table, scenario["flow"][0]["app"])
+    scenario = for_table(table)
+    if table == "":
+        target = scenario
+    elif table == "[bottleneck]":
+        target = scenario["bottleneck"]
+    elif table == "[[flow]]":
+        target = scenario["flow"][0]
+    elif table == "[telemetry]":
+        target = scenario["telemetry"] = {}
+    else:
+        target = scenario["flow"][0]["app"]
     target[field] = default
     return scenario
 
@@ -327,7 +324,9 @@ def test_a_field_left_out_takes_the_default_the_scenario_reference_gives(
     rows = reference_defaults()
     wrong = []
     for table, field, default in rows:
-        if bloatlab.resolve(with_field(table, field, default)) != bloatlab.resolve(minimal(table)):
+        if bloatlab.resolve(with_field(table, field, default)) != bloatlab.resolve(
+            for_table(table)
+        ):
             wrong.append((table, field, default))
     assert not wrong, f"setting the documented default changes the scenario: {wrong}"
     tables = {table for table, _, _ in rows}
