@@ -152,7 +152,7 @@ def load_result(folder: str | os.PathLike[str]) -> Result:
     try:
         summary: dict[str, Any] = json.loads((root / SUMMARY_FILE).read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise FileNotFoundError(f"{root} is not a results folder: no summary.json") from None
+        raise FileNotFoundError(f"{root} is not a results folder: no {SUMMARY_FILE}") from None
     raw = {path.stem: pq.read_table(path) for path in sorted(root.glob("*.parquet"))}
     scenario_flows = summary.get("scenario", {}).get("flows", [])
     in_order = [f["name"] for f in scenario_flows if isinstance(f, dict) and "name" in f]

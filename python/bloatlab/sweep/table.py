@@ -26,7 +26,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ..analysis.metrics import flatten_summary
-from ..runstore import RunStore
+from ..runstore import SUMMARY_FILE, RunStore
 from ..store import write_file
 from .plan import PlannedRun
 from .spec import Sweep, label
@@ -96,7 +96,7 @@ def build_table(folder: str | os.PathLike[str], manifest: Mapping[str, Any]) -> 
         if status == "done":
             summary = store.summary(run["key"])
             if summary is None:
-                status, error = "failed", "the run folder has no summary.json"
+                status, error = "failed", f"the run folder has no {SUMMARY_FILE}"
             else:
                 metrics = flatten_summary(summary, run.get("groups"))
         for name in metrics:
