@@ -56,10 +56,9 @@
 //! | `HOST_KEY` | "b3r" | — | the host-wide state's key | the artifact's globals |
 
 use super::bbr::{Bbr, Params as BbrParams};
-use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
+use super::{CcInit, CcMetrics, CongestionControl, Conn, Timeout};
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
-use crate::units::Rate;
 use serde::{Deserialize, Serialize};
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -196,33 +195,11 @@ impl CongestionControl for B3r {
         self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
-    fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
-        self.bbr.on_packet_sent(now, conn, sent);
-    }
-
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.bbr.on_tx_start(now, conn);
     }
 
-    fn cwnd(&self) -> u32 {
-        self.bbr.cwnd()
-    }
-
-    fn tso_segs(&self) -> Option<u32> {
-        self.bbr.tso_segs()
-    }
-
-    fn pacing_rate(&self) -> Option<Rate> {
-        self.bbr.pacing_rate()
-    }
-
-    fn wants_app_limited(&self) -> bool {
-        self.bbr.wants_app_limited()
-    }
-
-    fn state_name(&self) -> &'static str {
-        self.bbr.state_name()
-    }
+    super::bbr_outputs::outputs_of_inner_v1!();
 
     fn metrics(&self) -> CcMetrics {
         self.bbr.metrics()

@@ -38,6 +38,7 @@ pub mod b3r;
 pub mod bbr;
 pub mod bbr2;
 pub mod bbr2_s;
+mod bbr_outputs;
 pub mod bbr_s;
 pub mod bbr_shallow;
 pub mod cubic;

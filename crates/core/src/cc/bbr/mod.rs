@@ -229,11 +229,10 @@ pub use percentile::{PercentileFilter, PercentileHistory};
 pub(crate) use probe_rtt::{HoldStep, ProbeRttHold};
 pub(crate) use startup::FullBw;
 
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
+use super::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
-use crate::units::Rate;
 use long_term::LongTermBw;
 pub(crate) use recovery::RecoveryEpoch;
 
@@ -453,51 +452,5 @@ impl CongestionControl for Bbr {
         self.epoch.cancel();
     }
 
-    fn on_packet_sent(&mut self, now: Time, _conn: &Conn, _sent: &SentPacket) {
-        self.start_clock(now);
-    }
-
-    /// `bbr_cwnd_event`: a send with nothing in flight restarts from idle only on an
-    /// app-limited connection (not, say, the first resend after a timeout).
-    fn on_tx_start(&mut self, now: Time, conn: &Conn) {
-        self.start_clock(now);
-        if conn.app_limited {
-            self.restart_from_idle(now, conn);
-        }
-    }
-
-    fn cwnd(&self) -> u32 {
-        self.cwnd
-    }
-
-    fn tso_segs(&self) -> Option<u32> {
-        Some(self.tso_segs_goal())
-    }
-
-    fn pacing_rate(&self) -> Option<Rate> {
-        Some(Rate::from_bps(self.pacing_rate_bytes * 8))
-    }
-
-    /// True after every ACK processed in PROBE_RTT, including the one that leaves it
-    /// (Linux sets `tp->app_limited` in `bbr_update_min_rtt` before the exit check).
-    /// Meant to be read once after each `on_ack`, as Linux marks once per ACK.
-    fn wants_app_limited(&self) -> bool {
-        self.state == State::ProbeRtt || self.app_limited_requested
-    }
-
-    fn state_name(&self) -> &'static str {
-        self.state.name()
-    }
-
-    fn metrics(&self) -> CcMetrics {
-        CcMetrics {
-            ssthresh_pkts: self.ssthresh,
-            bw_est_bps: Some(self.bw() * self.mss as f64 * 8.0),
-            min_rtt: self.min_rtt,
-            pacing_gain: Some(self.pacing_gain),
-            cwnd_gain: Some(self.cwnd_gain),
-            round: Some(self.rtt_cnt),
-            full_bw_reached: Some(self.full_bw.reached),
-        }
-    }
+    super::bbr_outputs::model_outputs!(rtt_cnt);
 }

@@ -12,6 +12,7 @@
 
 use super::*;
 use crate::testing::{self, Ack, AckDriver};
+use crate::units::Rate;
 
 fn ms(v: u64) -> Duration {
     Duration::from_millis(v)

@@ -267,11 +267,10 @@ pub use bounds::CycleMaxBwFilter;
 pub use params::{Bbr2QuicTable, Bbr3Table, Params};
 
 use super::bbr::{AckAggregation, BwFilter, FullBw, ProbeRttHold};
-use super::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
+use super::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
 use crate::transport::rate_sample::RateSample;
-use crate::units::Rate;
 use bounds::{Bounds, Signals};
 use ecn::Ecn;
 use probe_bw::Probe;
@@ -600,50 +599,7 @@ impl CongestionControl for Bbr2 {
         self.enter_loss(conn, timeout.new_episode);
     }
 
-    fn on_packet_sent(&mut self, now: Time, _conn: &Conn, _sent: &SentPacket) {
-        self.start_clock(now);
-    }
-
-    /// `bbr_cwnd_event`: restarts from idle only on an app-limited connection.
-    fn on_tx_start(&mut self, now: Time, conn: &Conn) {
-        self.start_clock(now);
-        if conn.app_limited {
-            self.restart_from_idle(now, conn);
-        }
-    }
-
-    fn cwnd(&self) -> u32 {
-        self.cwnd
-    }
-
-    fn tso_segs(&self) -> Option<u32> {
-        Some(self.tso_segs_goal())
-    }
-
-    fn pacing_rate(&self) -> Option<Rate> {
-        Some(Rate::from_bps(self.pacing_rate_bytes * 8))
-    }
-
-    /// True after every ACK processed in PROBE_RTT, including the one that leaves it.
-    fn wants_app_limited(&self) -> bool {
-        self.state == State::ProbeRtt || self.app_limited_requested
-    }
-
-    fn state_name(&self) -> &'static str {
-        self.state.name()
-    }
-
-    fn metrics(&self) -> CcMetrics {
-        CcMetrics {
-            ssthresh_pkts: self.ssthresh,
-            bw_est_bps: Some(self.bw() * self.mss as f64 * 8.0),
-            min_rtt: self.min_rtt,
-            pacing_gain: Some(self.pacing_gain),
-            cwnd_gain: Some(self.cwnd_gain),
-            round: Some(self.round_count),
-            full_bw_reached: Some(self.full_bw.reached),
-        }
-    }
+    super::bbr_outputs::model_outputs!(round_count);
 }
 
 /// Linux `bbr_calculate_bw_sample`: `ceil(delivered · 2^24 / interval_µs)` in

@@ -5,6 +5,7 @@ use super::tests::*;
 use super::*;
 use crate::cc::bbr::filters::BwFilter;
 use crate::testing::{self, AckDriver};
+use crate::units::Rate;
 
 // ---- replaceable bandwidth filter, telemetry, fast path ----
 

@@ -6,6 +6,7 @@ use super::tests::*;
 use super::*;
 use crate::cc::CaState;
 use crate::testing::Ack;
+use crate::units::Rate;
 
 /// Runs ACKs from `make(k)` until `stop` holds (at most `max`), returning how many ran.
 fn ack_until(

@@ -18,8 +18,10 @@
 //! ```
 
 use super::*;
+use crate::cc::{CcMetrics, SentPacket};
 use crate::testing::{self, Ack, AckDriver};
 use crate::transport::rate_sample::Reference;
+use crate::units::Rate;
 
 pub(super) const BW: f64 = 1953.125;
 pub(super) const RTT: Duration = Duration::from_micros(8192);

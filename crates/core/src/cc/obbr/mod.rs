@@ -119,10 +119,9 @@ mod gain;
 mod tests;
 
 use super::bbr::{Bbr, Params as BbrParams, State};
-use super::{CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
+use super::{CcInit, CcMetrics, CongestionControl, Conn, Timeout};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
-use crate::units::Rate;
 use bw_drop::{Action, BwDrop};
 use gain::AdaptiveGain;
 use serde::{Deserialize, Serialize};
@@ -443,34 +442,12 @@ impl CongestionControl for Obbr {
         self.gain.last_loss = Some(now);
     }
 
-    fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
-        self.bbr.on_packet_sent(now, conn, sent);
-    }
-
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
         self.bbr.on_tx_start(now, conn);
         self.sync_mode();
     }
 
-    fn cwnd(&self) -> u32 {
-        self.bbr.cwnd()
-    }
-
-    fn tso_segs(&self) -> Option<u32> {
-        self.bbr.tso_segs()
-    }
-
-    fn pacing_rate(&self) -> Option<Rate> {
-        self.bbr.pacing_rate()
-    }
-
-    fn wants_app_limited(&self) -> bool {
-        self.bbr.wants_app_limited()
-    }
-
-    fn state_name(&self) -> &'static str {
-        self.bbr.state_name()
-    }
+    super::bbr_outputs::outputs_of_inner_v1!();
 
     /// v1's telemetry, with `cwnd_gain` = the gain the last `set_cwnd` used.
     fn metrics(&self) -> CcMetrics {
