@@ -14,6 +14,7 @@ from .runstore import SUMMARY_FILE
 from .sweep.table import MANIFEST
 
 CLAIMS_FILE = "claims.json"  # marks a reproduction folder (`bloatlab reproduce`)
+REPORT_FILE = "report.html"  # the page `report` and `reproduce` write into a folder
 
 
 def folder_kind(folder: Path, argument: str) -> Literal["run", "sweep"]:
@@ -25,7 +26,7 @@ def folder_kind(folder: Path, argument: str) -> Literal["run", "sweep"]:
     if (folder / CLAIMS_FILE).is_file():
         raise ScenarioError(
             argument,
-            f"{folder} is a reproduction: its report is {folder / 'report.html'}, written by "
+            f"{folder} is a reproduction: its report is {folder / REPORT_FILE}, written by "
             "`bloatlab reproduce`; its experiments are sweep folders inside it",
         )
     if folder.is_dir():

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ..errors import ScenarioError
-from ..results_folder import folder_kind
+from ..results_folder import REPORT_FILE, folder_kind
 from ..sweep.table import SweepResults
 from .html import Plot, Section, write_page
 from .run import run_sections
@@ -36,4 +36,4 @@ def write_report(
             if given:
                 raise ScenarioError(option, f"only for a sweep folder; {folder} is a run folder")
         title, subtitle, sections = run_sections(folder)
-    return write_page(out or folder / "report.html", title, subtitle, sections)
+    return write_page(out or folder / REPORT_FILE, title, subtitle, sections)

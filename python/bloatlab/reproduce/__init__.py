@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..errors import ScenarioError
 from ..report.html import Plot, Section, esc, table, write_page
-from ..results_folder import CLAIMS_FILE
+from ..results_folder import CLAIMS_FILE, REPORT_FILE
 from ..store import write_file
 from ..sweep import run_sweeps
 from ..sweep.table import SweepResults
@@ -188,7 +188,7 @@ def _write_report(paper: Paper, mode: Mode, folder: Path, findings: Findings) ->
             )
         )
     subtitle = esc(f"{paper.citation} · bloatlab reproduce {paper.name} --{mode} · {folder}")
-    return write_page(folder / "report.html", paper.title, subtitle, sections)
+    return write_page(folder / REPORT_FILE, paper.title, subtitle, sections)
 
 
 def _claims_list(claims: list[Claim]) -> str:
