@@ -60,6 +60,26 @@ def test_to_json_is_the_document_as_json() -> None:
     assert dated.to_json() == '{"name":"t","seed":1,"when":"2026-11-24"}'
 
 
+@pytest.mark.parametrize(
+    ("toml", "path", "value"),
+    [
+        ('[[flow]]\ncc = { kind = "bbr", cwnd_gain = nan }', "flow[0].cc.cwnd_gain", "nan"),
+        ("[bottleneck]\nloss = inf", "bottleneck.loss", "inf"),
+        ("x = [1.0, -inf]", "x[1]", "-inf"),
+    ],
+)
+def test_a_toml_nan_or_inf_is_refused_naming_its_field(
+    toml: str, path: str, value: str
+) -> None:
+    # JSON has no such numbers; the core would otherwise see text it cannot read
+    with pytest.raises(ScenarioError) as e:
+        load_scenario(toml).to_json()
+    assert (e.value.path, e.value.message) == (
+        path,
+        f"{value} is not a finite number: allowed finite numbers",
+    )
+
+
 def test_relative_trace_is_resolved_against_the_scenario_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

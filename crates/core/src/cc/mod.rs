@@ -393,6 +393,26 @@ impl CcConfig {
     }
 }
 
+/// A parameter check: the first of `counts` that is 0, named with its allowed range.
+pub(crate) fn at_least_one(counts: &[(&str, u64)]) -> Result<(), String> {
+    match counts.iter().find(|(_, n)| *n == 0) {
+        Some((name, _)) => Err(format!("{name} = 0: allowed ≥ 1")),
+        None => Ok(()),
+    }
+}
+
+/// A parameter check: the first of `(name, value, limit)` not below its limit, named with
+/// its allowed range.
+pub(crate) fn below(values: &[(&str, u64, u64)]) -> Result<(), String> {
+    match values.iter().find(|(_, value, limit)| value >= limit) {
+        Some((name, value, limit)) => Err(format!(
+            "{name} = {value} is out of range: allowed 0 ≤ {name} ≤ {}",
+            limit - 1
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A parameter table with a preset under it: the preset's fields, each replaced by the
 /// table's own where it writes one (`bbr3`, `bbr2-quic`, BBR v1's `artifact_base`).
 pub(crate) fn over_preset<T: serde::Serialize>(

@@ -10,7 +10,7 @@
 //!   externally tagged enum, whose fields `serde_path_to_error` follows.
 
 use super::ScenarioError;
-use serde::de::{DeserializeOwned, Error};
+use serde::de::{DeserializeOwned, Error, Unexpected};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
 use serde_path_to_error::Segment;
@@ -23,17 +23,19 @@ enum Spec {
 }
 
 /// Reads a kind name or a table with `kind` as `T` (a `kind`-tagged enum). An error starts
-/// with the field at fault, when one alone is; the allowed `kinds` end it when neither a field
-/// nor serde's own list of variants says what is wrong (a missing `kind`, a value of another type).
+/// with the field at fault, when one alone is (`kind` itself when a table names no known kind,
+/// `bbr.cwnd_gain` inside a table within the table); the allowed `kinds` end it when neither a
+/// field nor serde's own list of variants says what is wrong (a missing `kind`, a value of
+/// another type).
 pub(crate) fn name_or_table<'de, D, T>(d: D, kinds: &[&str]) -> Result<T, D::Error>
 where
     D: Deserializer<'de>,
     T: DeserializeOwned,
 {
     let allowed = || format!("allowed kinds: {}", kinds.join(", "));
-    let table = match Spec::deserialize(d)? {
-        Spec::Name(name) => serde_json::json!({ "kind": name }),
-        Spec::Table(v) if v.is_object() => v,
+    let (table, written_as_table) = match Spec::deserialize(d)? {
+        Spec::Name(name) => (serde_json::json!({ "kind": name }), false),
+        Spec::Table(v) if v.is_object() => (v, true),
         Spec::Table(v) => {
             return Err(D::Error::custom(format!(
                 "expected a kind name or a table {{ kind = \"...\", ... }}, got {v} ({})",
@@ -43,28 +45,139 @@ where
     };
     serde_json::from_value::<T>(table.clone()).map_err(|e| {
         let message = e.to_string();
+        let listed = || {
+            if message.starts_with("unknown variant") {
+                message.clone()
+            } else {
+                format!("{message} ({})", allowed())
+            }
+        };
+        let known_kind = table["kind"].as_str().is_some_and(|k| kinds.contains(&k));
+        if let Some(kind) = table.get("kind").filter(|_| !known_kind) {
+            let message = match kind {
+                Value::String(_) => listed(),
+                other => format!("expected a kind name, got {other} ({})", allowed()),
+            };
+            return D::Error::custom(if written_as_table {
+                format!("kind: {message}")
+            } else {
+                message
+            });
+        }
         match culprit::<T>(&table, &message) {
-            Some(field) => D::Error::custom(format!("{field}: {message}")),
-            None if message.starts_with("unknown variant") => D::Error::custom(message),
-            None => D::Error::custom(format!("{message} ({})", allowed())),
+            Some(field) => {
+                let message = expected_names::<T>(&table, |t| at_dotted(t, &field), &message)
+                    .unwrap_or(message);
+                D::Error::custom(format!("{field}: {message}"))
+            }
+            None => D::Error::custom(listed()),
         }
     })
 }
 
-/// The one field of `table` that, next to `kind` alone, fails with the same `message`.
-/// (`T` is internally tagged, and serde loses the path inside such a table.)
+/// The one field of `table` that, next to `kind` alone, fails with the same `message`, and
+/// inside it, while it is a table, the one field of its own that does: a dotted path beneath
+/// the table. (`T` is internally tagged, and serde loses the path inside such a table.)
 fn culprit<T: DeserializeOwned>(table: &Value, message: &str) -> Option<String> {
     let fields = table.as_object()?;
     let kind = fields.get("kind")?;
-    let mut failing = fields.iter().filter(|(k, v)| {
-        *k != "kind"
-            && serde_json::from_value::<T>(serde_json::json!({ "kind": kind, *k: v }))
-                .is_err_and(|e| e.to_string() == message)
-    });
-    match (failing.next(), failing.next()) {
-        (Some((k, _)), None) => Some(k.clone()),
-        _ => None,
+    // `kind` and one value at `path`, the tables on the way holding nothing else
+    let read_alone = |path: &[&str], value: &Value| {
+        let nested = path.iter().rev().fold(value.clone(), |inner, key| {
+            Value::Object(Map::from_iter([(key.to_string(), inner)]))
+        });
+        let mut fields = nested.as_object().cloned().unwrap_or_default();
+        fields.insert("kind".into(), kind.clone());
+        serde_json::from_value::<T>(Value::Object(fields))
+    };
+    let fails_alone = |path: &[&str], value: &Value| {
+        read_alone(path, value).is_err_and(|e| e.to_string() == message)
+    };
+    let the_one = |within: &[&str], candidates: &Map<String, Value>| -> Option<String> {
+        let mut failing = candidates.iter().filter(|(k, v)| {
+            let path: Vec<&str> = within.iter().copied().chain([k.as_str()]).collect();
+            (!within.is_empty() || *k != "kind") && fails_alone(&path, v)
+        });
+        match (failing.next(), failing.next()) {
+            (Some((k, _)), None) => Some(k.clone()),
+            _ => None,
+        }
+    };
+    let mut path = vec![the_one(&[], fields)?];
+    let mut value = &fields[&path[0]];
+    while let Value::Object(inner) = value {
+        let within: Vec<&str> = path.iter().map(String::as_str).collect();
+        // only a field that is a table has fields of its own (a number given as a table does not)
+        if read_alone(&within, &Value::Object(Map::new())).is_err() {
+            break;
+        }
+        let Some(field) = the_one(&within, inner) else {
+            break;
+        };
+        value = &inner[&field];
+        path.push(field);
     }
+    Some(path.join("."))
+}
+
+/// For a value of another type where a name is expected (`topology = 1`), which serde words
+/// as "expected value" (read from text), "expected string or map" or "expected map with a
+/// single key" (from a table): "invalid type: integer `1`, expected `dumbbell` or
+/// `loopback`", the names taken from the error that a string naming none of them gets in the
+/// value's place, `slot`. `None` for other messages, and where the field takes no names.
+pub(crate) fn expected_names<T: DeserializeOwned>(
+    document: &Value,
+    slot: impl FnOnce(&mut Value) -> Option<&mut Value>,
+    message: &str,
+) -> Option<String> {
+    let of_another_type = message == "expected value"
+        || message == "invalid value: map, expected map with a single key"
+        || (message.starts_with("invalid type: ") && message.ends_with("expected string or map"));
+    if !of_another_type {
+        return None;
+    }
+    const NONE_OF_THEM: &str = "\u{0}";
+    let mut probe = document.clone();
+    let place = slot(&mut probe)?;
+    if place.is_string() {
+        return None;
+    }
+    let given = std::mem::replace(place, Value::String(NONE_OF_THEM.into()));
+    let error = serde_json::from_value::<T>(probe).err()?.to_string();
+    let names = error.strip_prefix(&format!("unknown variant `{NONE_OF_THEM}`, expected "))?;
+    let unexpected = match &given {
+        Value::Null => Unexpected::Unit,
+        Value::Bool(b) => Unexpected::Bool(*b),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => Unexpected::Unsigned(u),
+            (None, Some(i)) => Unexpected::Signed(i),
+            _ => Unexpected::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        Value::String(s) => Unexpected::Str(s),
+        Value::Array(_) => Unexpected::Seq,
+        Value::Object(_) => Unexpected::Map,
+    };
+    Some(format!("invalid type: {unexpected}, expected {names}"))
+}
+
+/// The value at `path` in `document`, a dotted path of keys.
+fn at_dotted<'v>(document: &'v mut Value, path: &str) -> Option<&'v mut Value> {
+    path.split('.')
+        .try_fold(document, |value, key| value.get_mut(key))
+}
+
+/// The value at `path` in `document` (the variant of an externally tagged enum is its key).
+pub(crate) fn at_path<'v>(
+    document: &'v mut Value,
+    path: &serde_path_to_error::Path,
+) -> Option<&'v mut Value> {
+    path.iter()
+        .try_fold(document, |value, segment| match segment {
+            Segment::Seq { index } => value.get_mut(*index),
+            Segment::Map { key } => value.get_mut(key.as_str()),
+            Segment::Enum { variant } => value.get_mut(variant.as_str()),
+            Segment::Unknown => None,
+        })
 }
 
 /// Parses the table at `path` as the variant of `T` its `kind` names.
@@ -92,7 +205,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let external = Value::Object(Map::from_iter([(kind, Value::Object(rest))]));
-    serde_path_to_error::deserialize(external).map_err(|e| {
+    serde_path_to_error::deserialize(&external).map_err(|e| {
         // the first segment is the variant, which the table does not have
         let inner: String = e
             .path()
@@ -105,7 +218,9 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
                 Segment::Unknown => ".?".into(),
             })
             .collect();
-        let message = super::in_words(&e.inner().to_string());
+        let message =
+            expected_names::<T>(&external, |v| at_path(v, e.path()), &e.inner().to_string())
+                .unwrap_or_else(|| super::in_words(&e.inner().to_string()));
         let at = if inner.is_empty() && message.starts_with("unknown variant") {
             format!("{path}.kind")
         } else {

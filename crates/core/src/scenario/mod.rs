@@ -236,9 +236,18 @@ impl Scenario {
                 Some(i) if message[i..].contains(" column ") => message[..i].to_string(),
                 _ => message,
             };
+            let names = serde_json::from_str::<Value>(text)
+                .ok()
+                .and_then(|document| {
+                    kind::expected_names::<ScenarioSpec>(
+                        &document,
+                        |v| kind::at_path(v, e.path()),
+                        &message,
+                    )
+                });
             ScenarioError {
                 path: e.path().to_string().trim_start_matches('.').to_string(),
-                message: in_words(&message),
+                message: names.unwrap_or_else(|| in_words(&message)),
             }
         })?;
         resolve(spec)
@@ -546,8 +555,11 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
                         .into(),
                 );
             }
-            if l.segment_duration.0.is_zero() || l.segments == 0 {
-                return Err("segment_duration and segments must be positive".into());
+            if l.segment_duration.0.is_zero() {
+                return Err("segment_duration must be positive".into());
+            }
+            if l.segments == 0 {
+                return Err("segments = 0: allowed ≥ 1".into());
             }
             Ok(Video::constant(
                 "ladder",

@@ -287,6 +287,30 @@ fn a_number_of_the_wrong_kind_is_refused_with_its_range_not_its_rust_type() {
             "mu: invalid type: string \"a\", expected a number"
         )
     );
+    let e = error_of(|v| {
+        v["flow"][0]["cc"] = json!({"kind": "obbr", "mu": 0.5, "bbr": {"artifact_base": "x"}})
+    });
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        (
+            "flow[0].cc",
+            "bbr.artifact_base: invalid type: string \"x\", expected a boolean"
+        )
+    );
+    // an unknown kind is the kind's fault, not that of the table's other fields
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "vegas", "kernel": "4.17"}));
+    assert!(
+        e.message.starts_with("kind: unknown variant `vegas`"),
+        "{e}"
+    );
+    let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": 1, "kernel": "4.17"}));
+    assert!(
+        e.message.starts_with("kind: expected a kind name, got 1 ("),
+        "{e}"
+    );
+    assert!(e.message.ends_with("allowed kinds: reno, cubic, cubic-quic, bbr, bbr2, bbr3, bbr2-quic, bbr-s, bbr2-s, bbr-shallow, obbr, b3r)"), "{e}");
+    let e = error_of(|v| v["flow"][0]["cc"] = json!("vegas"));
+    assert!(e.message.starts_with("unknown variant `vegas`"), "{e}");
     let e = error_of(|v| v["flow"][0]["cc"] = json!({"kind": "bbr-s", "history": -1}));
     assert_eq!(
         e.message,
@@ -381,6 +405,63 @@ fn an_error_inside_a_kind_table_names_the_field() {
         v
     })
     .is_ok());
+}
+
+#[test]
+fn a_value_of_another_type_where_a_name_is_expected_lists_the_names() {
+    // serde words these "expected value", "expected string or map" and "expected map with a
+    // single key", whichever way the field is read
+    let cases = [
+        (
+            json!({"bottleneck": {"topology": 1}}),
+            "bottleneck.topology",
+            "invalid type: integer `1`, expected `dumbbell` or `loopback`",
+        ),
+        (
+            json!({"flow": [{"pacer": true}]}),
+            "flow[0].pacer",
+            "invalid type: boolean `true`, expected `linux` or `nginx-quic`",
+        ),
+        (
+            json!({"flow": [{"app": {"kind": "dash", "video": "bbb", "http": [1]}}]}),
+            "flow[0].app.http",
+            "invalid type: sequence, expected `h1` or `h2`",
+        ),
+        (
+            json!({"flow": [{"cc": {"kind": "obbr", "bbr": {"kernel": 3}}}]}),
+            "flow[0].cc",
+            "bbr.kernel: invalid type: integer `3`, expected `5.x` or `4.17`",
+        ),
+        (
+            json!({"flow": [{"cc": {"kind": "bbr", "kernel": {}}}]}),
+            "flow[0].cc",
+            "kernel: invalid type: map, expected `5.x` or `4.17`",
+        ),
+        (
+            json!({"flow": [{"app": {"kind": "dash", "video": "bbb", "profile": {"estimator": -2}}}]}),
+            "flow[0].app.profile",
+            "estimator: invalid type: integer `-2`, expected `sliding_window` or `ewma`",
+        ),
+    ];
+    // `change` written over the base scenario, tables and arrays element by element
+    fn merge(into: &mut Value, change: &Value) {
+        match (into, change) {
+            (Value::Object(a), Value::Object(b)) => b.iter().for_each(|(k, v)| {
+                merge(a.entry(k.clone()).or_insert(Value::Null), v);
+            }),
+            (Value::Array(a), Value::Array(b)) => {
+                a.iter_mut().zip(b).for_each(|(x, y)| merge(x, y))
+            }
+            (slot, v) => *slot = v.clone(),
+        }
+    }
+    for (change, path, message) in cases {
+        let e = error_of(|v| merge(v, &change));
+        assert_eq!((e.path.as_str(), e.message.as_str()), (path, message));
+    }
+    // a wrong name keeps serde's own words, which already list the names
+    let e = error_of(|v| v["bottleneck"]["topology"] = json!("ring"));
+    assert!(e.message.starts_with("unknown variant `ring`"), "{e}");
 }
 
 #[test]
@@ -701,12 +782,12 @@ fn dash_ranges_are_checked_at_both_edges() {
         (
             "/flow/0/app/video",
             ladder(json!(["1Mbps"]), "0s", 1),
-            Some((video, "must be positive")),
+            Some((video, "segment_duration must be positive")),
         ),
         (
             "/flow/0/app/video",
             ladder(json!(["1Mbps"]), "4s", 0),
-            Some((video, "must be positive")),
+            Some((video, "segments = 0: allowed ≥ 1")),
         ),
         ("/flow/0/app/video", json!("bbb"), None),
         (

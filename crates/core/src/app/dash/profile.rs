@@ -143,6 +143,7 @@
 //! | `playback_low_water` | 50 | ms | the media element stops this far before the buffered end (not at the video's end); the browser's, the same in every profile | Chromium 156 on the real stack, 30 fps video: 23 stalls began 0.032–0.065 s (mean 0.050) before the buffer ran out (below) |
 
 use crate::scenario::units::DurationField;
+use crate::scenario::{in_words, kind};
 use crate::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -555,9 +556,16 @@ pub fn setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Profile>, D::Er
         _ => unreachable!("a profile serialises to a table"),
     };
     full.extend(overrides);
-    serde_path_to_error::deserialize(serde_json::Value::Object(full))
+    let full = serde_json::Value::Object(full);
+    serde_path_to_error::deserialize(&full)
         .map(Some)
-        .map_err(|e| D::Error::custom(format!("{}: {}", e.path(), e.inner())))
+        .map_err(|e| {
+            let message = e.inner().to_string();
+            let message =
+                kind::expected_names::<Profile>(&full, |v| kind::at_path(v, e.path()), &message)
+                    .unwrap_or_else(|| in_words(&message));
+            D::Error::custom(format!("{}: {message}", e.path()))
+        })
 }
 
 /// Durations as unit strings: read through [`DurationField`] ("5s", "100ms"),

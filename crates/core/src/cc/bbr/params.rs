@@ -4,7 +4,7 @@
 //! fields start from, and a field the table writes overrides the preset's value.
 
 use super::*;
-use crate::cc::over_preset;
+use crate::cc::{at_least_one, below, over_preset};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The mainline `tcp_bbr.c` a flow runs. BBR v1's algorithm is the same in every release;
@@ -249,22 +249,27 @@ impl Params {
         }
         if self.cycle_rand as usize >= len {
             return Err(format!(
-                "cycle_rand must be below the cycle length {len} (got {})",
-                self.cycle_rand
+                "cycle_rand = {} is not a phase of pacing_gain_cycle ({len} long): allowed 0 ≤ cycle_rand ≤ {}",
+                self.cycle_rand,
+                len - 1
             ));
         }
-        if self.bw_filter_rounds == 0 || self.min_cwnd == 0 || self.full_bw_rounds == 0 {
-            return Err("bw_filter_rounds, min_cwnd and full_bw_rounds must be positive".into());
-        }
-        if self.pacing_margin_percent >= 100 {
-            return Err(format!(
-                "pacing_margin_percent must be below 100 (got {})",
-                self.pacing_margin_percent
-            ));
-        }
-        if self.pacing_shift >= 64 || self.extra_acked_win_rounds == 0 {
-            return Err("pacing_shift must be below 64 and extra_acked_win_rounds positive".into());
-        }
-        Ok(())
+        at_least_one(&[
+            ("bw_filter_rounds", self.bw_filter_rounds),
+            ("min_cwnd", u64::from(self.min_cwnd)),
+            ("full_bw_rounds", u64::from(self.full_bw_rounds)),
+            (
+                "extra_acked_win_rounds",
+                u64::from(self.extra_acked_win_rounds),
+            ),
+        ])?;
+        below(&[
+            (
+                "pacing_margin_percent",
+                u64::from(self.pacing_margin_percent),
+                100,
+            ),
+            ("pacing_shift", u64::from(self.pacing_shift), 64),
+        ])
     }
 }

@@ -62,6 +62,7 @@
 //! ≤ 63 Reno rounds, UP and DOWN gains 1.25/0.75, 1 % pacing margin, 200 ms PROBE_RTT).
 
 use super::*;
+use crate::cc::{at_least_one, below};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// v3 STARTUP pacing gain `BBR_UNIT * 277 / 100 + 1` = 710/256 ("4*ln(2)").
@@ -385,22 +386,25 @@ impl Params {
         if self.loss_thresh >= 1.0 {
             return Err("loss_thresh must be below 1".into());
         }
-        if self.min_cwnd == 0 || self.full_bw_rounds == 0 || self.extra_acked_win_rounds == 0 {
-            return Err(
-                "min_cwnd, full_bw_rounds and extra_acked_win_rounds must be positive".into(),
-            );
-        }
-        if self.pacing_margin_percent >= 100 || self.pacing_shift >= 64 || self.tso_rtt_shift >= 64
-        {
-            return Err(
-                "pacing_margin_percent must be below 100, pacing_shift and tso_rtt_shift below 64"
-                    .into(),
-            );
-        }
-        if self.min_rtt_window_ms == 0 || self.probe_rtt_window_ms == 0 {
-            return Err("min_rtt_window_ms and probe_rtt_window_ms must be positive".into());
-        }
-        Ok(())
+        at_least_one(&[
+            ("min_cwnd", u64::from(self.min_cwnd)),
+            ("full_bw_rounds", u64::from(self.full_bw_rounds)),
+            (
+                "extra_acked_win_rounds",
+                u64::from(self.extra_acked_win_rounds),
+            ),
+            ("min_rtt_window_ms", self.min_rtt_window_ms),
+            ("probe_rtt_window_ms", self.probe_rtt_window_ms),
+        ])?;
+        below(&[
+            (
+                "pacing_margin_percent",
+                u64::from(self.pacing_margin_percent),
+                100,
+            ),
+            ("pacing_shift", u64::from(self.pacing_shift), 64),
+            ("tso_rtt_shift", u64::from(self.tso_rtt_shift), 64),
+        ])
     }
 }
 

@@ -381,8 +381,9 @@ fn each_count_shift_window_and_loss_thresh_limit_is_checked() {
         ("min_cwnd", Params { min_cwnd: 0, ..d() }),
     ];
     for (name, p) in cases {
+        // the message starts with the one field at fault (not a list of suspects)
         let e = CcConfig::Bbr2(p).validate().unwrap_err();
-        assert!(e.contains(name), "{name}: {e}");
+        assert!(e.starts_with(name), "{name}: {e}");
     }
     let at_the_limit = Params {
         pacing_margin_percent: 99,
