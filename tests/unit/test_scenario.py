@@ -68,9 +68,7 @@ def test_to_json_is_the_document_as_json() -> None:
         ("x = [1.0, -inf]", "x[1]", "-inf"),
     ],
 )
-def test_a_toml_nan_or_inf_is_refused_naming_its_field(
-    toml: str, path: str, value: str
-) -> None:
+def test_a_toml_nan_or_inf_is_refused_naming_its_field(toml: str, path: str, value: str) -> None:
     # JSON has no such numbers; the core would otherwise see text it cannot read
     with pytest.raises(ScenarioError) as e:
         load_scenario(toml).to_json()

@@ -234,6 +234,13 @@ impl Params {
         if !(self.c > 0.0 && self.c.is_finite()) {
             return Err(format!("c = {} is out of range: allowed c > 0", self.c));
         }
+        // HyStart clamps its delay threshold between the two
+        if self.hystart_delay_min_us > self.hystart_delay_max_us {
+            return Err(format!(
+                "hystart_delay_min_us = {} is above hystart_delay_max_us = {}: allowed min ≤ max",
+                self.hystart_delay_min_us, self.hystart_delay_max_us
+            ));
+        }
         Ok(())
     }
 }

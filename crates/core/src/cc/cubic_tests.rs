@@ -116,6 +116,20 @@ fn unusable_parameters_are_refused_by_name() {
         .unwrap_err();
         assert!(e.contains("allowed 0 < beta < 1"), "{e}");
     }
+    // HyStart's clamp needs min ≤ max (a simulation panicked on the reverse)
+    let delays = |min, max| Params {
+        hystart_delay_min_us: min,
+        hystart_delay_max_us: max,
+        ..Params::default()
+    };
+    assert_eq!(
+        delays(4000, 1).validate(),
+        Err(
+            "hystart_delay_min_us = 4000 is above hystart_delay_max_us = 1: allowed min ≤ max"
+                .into()
+        )
+    );
+    assert_eq!(delays(4000, 4000).validate(), Ok(()));
     assert_eq!(Params::default().validate(), Ok(()));
 }
 

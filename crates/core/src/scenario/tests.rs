@@ -924,11 +924,19 @@ fn bottleneck_ranges_are_checked_at_both_edges() {
             json!([{"at": "2s", "rate": "5Mbps"}, {"at": "1s", "rate": "6Mbps"}]),
             Some(("bottleneck.schedule[1].at", "increasing time order")),
         ),
-        ("/telemetry", json!({"interval": "1ns"}), None),
+        ("/telemetry", json!({"interval": "100us"}), None),
+        (
+            "/telemetry",
+            json!({"interval": "99us"}),
+            Some((
+                "telemetry.interval",
+                "\"99us\" is out of range: allowed ≥ 100us (or \"ack\", a row per ACK)",
+            )),
+        ),
         (
             "/telemetry",
             json!({"interval": "0s"}),
-            Some(("telemetry.interval", "must be positive (or \"ack\")")),
+            Some(("telemetry.interval", "allowed ≥ 100us")),
         ),
         (
             "/telemetry",
