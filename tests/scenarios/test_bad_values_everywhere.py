@@ -36,7 +36,7 @@ BAD_VALUES: list[Any] = [
 
 # serde's and Rust's own words, which a user should never have to read
 JARGON = re.compile(r"expected value|string or map|variant identifier|map with a single key|"
-                    r"\b(f64|u32|u64|usize)\b")  # fmt: skip
+                    r"expected struct|\b(f64|u32|u64|usize)\b")  # fmt: skip
 
 Path_ = tuple[str | int, ...]
 

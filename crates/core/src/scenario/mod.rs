@@ -209,7 +209,8 @@ const DEFAULT_INTERVAL: Duration = Duration::from_millis(10);
 /// and `"ack"` already records every change.
 const MIN_INTERVAL: Duration = Duration::from_micros(100);
 
-/// serde names a number's Rust type ("expected u32"); the user is told its range instead.
+/// serde names a number's Rust type ("expected u32"); the user is told its range instead,
+/// and "a table" for a Rust struct ("expected struct FlowSpec").
 pub(crate) fn in_words(message: &str) -> String {
     // the number types of the scenario's fields, its cc and abr tables and Sabre's files
     const TYPES: [(&str, &str); 4] = [
@@ -224,9 +225,18 @@ pub(crate) fn in_words(message: &str) -> String {
         ),
         ("expected f64", "expected a number"),
     ];
-    TYPES.iter().fold(message.to_string(), |m, (rust, words)| {
+    let message = TYPES.iter().fold(message.to_string(), |m, (rust, words)| {
         m.replace(rust, words)
-    })
+    });
+    match message.split_once("expected struct ") {
+        Some((before, after)) => {
+            let name = after
+                .find(|c: char| !c.is_alphanumeric())
+                .unwrap_or(after.len());
+            format!("{before}expected a table{}", &after[name..])
+        }
+        None => message,
+    }
 }
 
 impl Scenario {

@@ -266,6 +266,14 @@ fn dash_init_segments_default_to_840_bytes_and_the_page_is_optional() {
 
 #[test]
 fn a_number_of_the_wrong_kind_is_refused_with_its_range_not_its_rust_type() {
+    // nor a table by its Rust struct
+    let e = error_of(|v| v["bottleneck"] = json!(3));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("bottleneck", "invalid type: integer `3`, expected a table")
+    );
+    let e = error_of(|v| v["flow"][0] = json!("bbr"));
+    assert_eq!(e.message, "invalid type: string \"bbr\", expected a table");
     let e = error_of(|v| v["seed"] = json!(-1));
     assert_eq!(e.path, "seed");
     assert_eq!(

@@ -10,12 +10,39 @@ use crate::time::Duration;
 use crate::units::Rate;
 use serde::{Deserialize, Deserializer};
 
+/// The number and the unit of `s`; the number may have an exponent (`"1.5e6bps"`), as no
+/// unit starts with an `e`.
 fn split(s: &str) -> (&str, &str) {
     let s = s.trim();
-    let i = s
-        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+'))
-        .unwrap_or(s.len());
+    let numeric = |c: char| c.is_ascii_digit() || c == '.' || c == '-' || c == '+';
+    let mut i = s.find(|c: char| !numeric(c)).unwrap_or(s.len());
+    let rest = &s.as_bytes()[i..];
+    if matches!(rest.first(), Some(b'e' | b'E')) {
+        let sign = usize::from(matches!(rest.get(1), Some(b'+' | b'-')));
+        let digits = rest[1 + sign..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits > 0 {
+            i += 1 + sign + digits;
+        }
+    }
     (s[..i].trim(), s[i..].trim())
+}
+
+/// The largest values a scenario may give, so that sums of them cannot overflow the core's
+/// integer nanoseconds, bits per second and bytes (each bound leaves a factor of ≥ 18).
+const MAX_SECONDS: f64 = 1e9; // 31.7 years
+const MAX_BPS: f64 = 1e13; // 10 Tb/s
+const MAX_BYTES: f64 = 1e18;
+
+/// `value` (in the parser's base unit) if it is at most `max`, else the error naming `raw`.
+fn at_most(value: f64, max: f64, raw: &str, allowed: &str) -> Result<f64, String> {
+    if value <= max {
+        Ok(value)
+    } else {
+        Err(format!("{raw:?} is out of range: allowed ≤ {allowed}"))
+    }
 }
 
 fn number(num: &str, raw: &str, what: &str) -> Result<f64, String> {
@@ -47,7 +74,12 @@ pub fn parse_rate(raw: &str) -> Result<Rate, String> {
     if v < 0.0 {
         return Err(format!("{raw:?} is negative: {RATE_HELP}"));
     }
-    Ok(Rate::from_bps_f64(v * scale))
+    Ok(Rate::from_bps_f64(at_most(
+        v * scale,
+        MAX_BPS,
+        raw,
+        "10000Gbps",
+    )?))
 }
 
 pub fn parse_duration(raw: &str) -> Result<Duration, String> {
@@ -64,7 +96,12 @@ pub fn parse_duration(raw: &str) -> Result<Duration, String> {
     if v < 0.0 {
         return Err(format!("{raw:?} is negative: {DURATION_HELP}"));
     }
-    Ok(Duration::from_secs_f64(v * scale))
+    Ok(Duration::from_secs_f64(at_most(
+        v * scale,
+        MAX_SECONDS,
+        raw,
+        "1e9s (31.7 years)",
+    )?))
 }
 
 fn size_scale(unit: &str) -> Option<f64> {
@@ -87,7 +124,7 @@ pub fn parse_size(raw: &str) -> Result<u64, String> {
     if v < 0.0 {
         return Err(format!("{raw:?} is negative: {SIZE_HELP}"));
     }
-    Ok((v * scale).round() as u64)
+    Ok(at_most(v * scale, MAX_BYTES, raw, "1e18B")?.round() as u64)
 }
 
 /// A queue limit as written, before BDP multiples are resolved.
@@ -108,14 +145,19 @@ pub fn parse_limit(raw: &str) -> Result<LimitSpec, String> {
                 "{raw:?} is not a whole number of packets: {LIMIT_HELP}"
             ));
         }
-        return Ok(LimitSpec::Packets(v as u64));
+        return Ok(LimitSpec::Packets(at_most(
+            v,
+            MAX_BYTES / 1500.0,
+            raw,
+            "6.7e14pkts (1e18B of full packets)",
+        )? as u64));
     }
     if lower == "bdp" {
         let v = number(num, raw, "BDP multiple").map_err(|e| format!("{e}: {LIMIT_HELP}"))?;
         if v < 0.0 {
             return Err(format!("{raw:?} is negative: {LIMIT_HELP}"));
         }
-        return Ok(LimitSpec::Bdp(v));
+        return Ok(LimitSpec::Bdp(at_most(v, 1e6, raw, "1e6BDP")?));
     }
     if size_scale(unit).is_some() {
         return parse_size(raw).map(LimitSpec::Bytes);
@@ -277,6 +319,44 @@ mod tests {
         );
         let e = serde_json::from_str::<SizeField>("\"10 parsecs\"").unwrap_err();
         assert!(e.to_string().contains("is not a size"), "{e}");
+    }
+
+    #[test]
+    fn numbers_may_have_an_exponent_and_are_bounded_so_sums_cannot_overflow() {
+        assert_eq!(parse_rate("1.5e6bps").unwrap().bps(), 1_500_000);
+        assert_eq!(parse_rate("2E+1 Mbps").unwrap(), Rate::from_mbps(20));
+        assert_eq!(parse_duration("1e-3s").unwrap(), Duration::from_millis(1));
+        assert_eq!(parse_size("1e3KB").unwrap(), 1_000_000);
+        assert_eq!(parse_limit("5e1pkts").unwrap(), LimitSpec::Packets(50));
+        assert_eq!(parse_rate("1e4Gbps").unwrap().bps(), 10_000_000_000_000);
+        let cases = [
+            (
+                parse_rate("1.1e4Gbps").map(drop),
+                "\"1.1e4Gbps\" is out of range: allowed ≤ 10000Gbps",
+            ),
+            (
+                parse_duration("1e23s").map(drop),
+                "\"1e23s\" is out of range: allowed ≤ 1e9s (31.7 years)",
+            ),
+            (
+                parse_size("2e18B").map(drop),
+                "\"2e18B\" is out of range: allowed ≤ 1e18B",
+            ),
+            (
+                parse_limit("1e15pkts").map(drop),
+                "\"1e15pkts\" is out of range: allowed ≤ 6.7e14pkts (1e18B of full packets)",
+            ),
+            (
+                parse_limit("2e6BDP").map(drop),
+                "\"2e6BDP\" is out of range: allowed ≤ 1e6BDP",
+            ),
+        ];
+        for (got, want) in cases {
+            assert_eq!(got.unwrap_err(), want);
+        }
+        assert!(parse_duration("1e9s").is_ok() && parse_size("1e18B").is_ok());
+        // an `e` without digits is not an exponent
+        assert!(parse_rate("1e").unwrap_err().contains("is not a rate"));
     }
 
     #[test]
