@@ -189,15 +189,25 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
             format!("expected a table {{ kind = \"...\", ... }}, got {table}"),
         ));
     };
+    // "`bulk` or `dash`": serde's list, from a kind named by no variant
+    let kinds = || {
+        let none = Value::Object(Map::from_iter([(
+            "\u{0}".into(),
+            Value::Object(Map::new()),
+        )]));
+        let message = serde_json::from_value::<T>(none).err()?.to_string();
+        Some(message.split_once(", expected ")?.1.to_string())
+    };
+    let kinds = || kinds().map_or(String::new(), |k| format!(" (allowed kinds: {k})"));
     let kind = match fields.get("kind") {
         Some(Value::String(kind)) => kind.clone(),
         Some(other) => {
             return Err(error(
                 format!("{path}.kind"),
-                format!("expected a string, got {other}"),
+                format!("expected a kind name, got {other}{}", kinds()),
             ))
         }
-        None => return Err(error(format!("{path}.kind"), "missing".into())),
+        None => return Err(error(format!("{path}.kind"), format!("missing{}", kinds()))),
     };
     let rest: Map<String, Value> = fields
         .iter()
@@ -257,7 +267,15 @@ mod tests {
         let e = parse::<Shape>(&json!({"sides": []}), "t.shape").unwrap_err();
         assert_eq!(
             (e.path.as_str(), e.message.as_str()),
-            ("t.shape.kind", "missing")
+            ("t.shape.kind", "missing (allowed kinds: `empty` or `box`)")
+        );
+        let e = parse::<Shape>(&json!({"kind": 3}), "t.shape").unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            (
+                "t.shape.kind",
+                "expected a kind name, got 3 (allowed kinds: `empty` or `box`)"
+            )
         );
         let e = parse::<Shape>(&json!({"kind": "box", "side": []}), "t.shape").unwrap_err();
         assert!(e.message.contains("unknown field `side`"), "{}", e.message);
