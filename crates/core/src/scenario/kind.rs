@@ -8,6 +8,8 @@
 //!   ("flow[0].app.init_segment"). So the scenario keeps these tables as JSON while it is
 //!   read, and resolution parses each one here: `kind` selects the variant of an
 //!   externally tagged enum, whose fields `serde_path_to_error` follows.
+//! * Errors in plain words: a field that takes a name and is given another type lists the
+//!   names (`expected_names`), where serde would say "expected value" or "expected string or map".
 
 use super::ScenarioError;
 use serde::de::{DeserializeOwned, Error, Unexpected};
@@ -190,7 +192,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
         ));
     };
     // "`bulk` or `dash`": serde's list, from a kind named by no variant
-    let kinds = || {
+    let serde_list = || {
         let none = Value::Object(Map::from_iter([(
             "\u{0}".into(),
             Value::Object(Map::new()),
@@ -198,7 +200,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
         let message = serde_json::from_value::<T>(none).err()?.to_string();
         Some(message.split_once(", expected ")?.1.to_string())
     };
-    let kinds = || kinds().map_or(String::new(), |k| format!(" (allowed kinds: {k})"));
+    let kinds = || serde_list().map_or(String::new(), |k| format!(" (allowed kinds: {k})"));
     let kind = match fields.get("kind") {
         Some(Value::String(kind)) => kind.clone(),
         Some(other) => {
