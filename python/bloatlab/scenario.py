@@ -48,23 +48,23 @@ class Scenario(dict[str, Any]):
 
         Raises `ScenarioError` naming the field of a `nan` or `inf` (TOML has them, JSON not).
         """
-        for path, value in _numbers(self):
+        for path, value in _floats(self):
             if not math.isfinite(value):
                 raise ScenarioError(path, f"{value} is not a finite number: allowed finite numbers")
         # TOML dates have no JSON form: pass them as text and let the core name the field.
         return json.dumps(self, separators=(",", ":"), default=str, allow_nan=False)
 
 
-def _numbers(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
+def _floats(value: Any, path: str = "") -> Iterator[tuple[str, float]]:
     """Every float in a document with its field path, as the core writes paths (`flow[0].cc`)."""
     if isinstance(value, float):
         yield path, value
     elif isinstance(value, Mapping):
         for key, item in value.items():
-            yield from _numbers(item, f"{path}.{key}" if path else str(key))
+            yield from _floats(item, f"{path}.{key}" if path else str(key))
     elif isinstance(value, list):
         for i, item in enumerate(value):
-            yield from _numbers(item, f"{path}[{i}]")
+            yield from _floats(item, f"{path}[{i}]")
 
 
 def load_scenario(source: ScenarioSource, overrides: Overrides | None = None) -> Scenario:
