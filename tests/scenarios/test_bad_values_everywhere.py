@@ -40,6 +40,9 @@ JARGON = re.compile(r"expected value|string or map|variant identifier|map with a
 
 Path_ = tuple[str | int, ...]
 
+# what a flow's `abr` and `profile` are when the file leaves them out (`cc` is required)
+DEFAULT_SETTING = {"cc": None, "abr": "dynamic", "profile": "v3"}
+
 
 def _leaves(value: Any, at: Path_ = ()) -> Iterator[Path_]:
     if isinstance(value, dict):
@@ -74,10 +77,10 @@ def _set_in_table(doc: dict[str, Any], at: Path_, field: str, value: Any) -> Non
     parent: Any = doc
     for key in at[:-1]:
         parent = parent[key]
-    table = parent.get(at[-1])
+    # the setting as written, or its default when the file leaves it out
+    table = parent.get(at[-1], DEFAULT_SETTING[at[-1]])
     if not isinstance(table, dict):
-        shorthand = "base" if at[-1] == "profile" else "kind"
-        table = {shorthand: table if table is not None else {"abr": "dynamic"}.get(at[-1], "v3")}
+        table = {"base" if at[-1] == "profile" else "kind": table}
     parent[at[-1]] = {**table, field: value}
 
 
