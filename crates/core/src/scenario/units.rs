@@ -74,12 +74,14 @@ pub fn parse_rate(raw: &str) -> Result<Rate, String> {
     if v < 0.0 {
         return Err(format!("{raw:?} is negative: {RATE_HELP}"));
     }
-    Ok(Rate::from_bps_f64(at_most(
-        v * scale,
-        MAX_BPS,
-        raw,
-        "10000Gbps",
-    )?))
+    let bps = at_most(v * scale, MAX_BPS, raw, "10000Gbps")?;
+    if bps > 0.0 && bps < 0.5 {
+        // it would round to 0 bps, which a field would then report as "0bps"
+        return Err(format!(
+            "{raw:?} is out of range: allowed 0 or ≥ 1bps (rates are whole bits per second)"
+        ));
+    }
+    Ok(Rate::from_bps_f64(bps))
 }
 
 pub fn parse_duration(raw: &str) -> Result<Duration, String> {
@@ -355,6 +357,12 @@ mod tests {
             assert_eq!(got.unwrap_err(), want);
         }
         assert!(parse_duration("1e9s").is_ok() && parse_size("1e18B").is_ok());
+        // a rate that would round to 0 bps is refused as written
+        assert_eq!(
+            parse_rate("1e-12bps").unwrap_err(),
+            "\"1e-12bps\" is out of range: allowed 0 or ≥ 1bps (rates are whole bits per second)"
+        );
+        assert_eq!(parse_rate("0.5bps").unwrap().bps(), 1);
         // an `e` without digits is not an exponent
         assert!(parse_rate("1e").unwrap_err().contains("is not a rate"));
     }
