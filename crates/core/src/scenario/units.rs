@@ -149,7 +149,7 @@ pub fn parse_limit(raw: &str) -> Result<LimitSpec, String> {
         }
         return Ok(LimitSpec::Packets(at_most(
             v,
-            MAX_BYTES / 1500.0,
+            MAX_BYTES / super::FULL_PACKET_BYTES as f64,
             raw,
             "6.7e14pkts (1e18B of full packets)",
         )? as u64));

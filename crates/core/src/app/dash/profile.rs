@@ -142,8 +142,8 @@
 //! | `cache_init_segments` | on / off | — | a switch back to a level appends its init segment from memory; off, every change of level fetches one | 3.0.3 `onInitFragmentLoaded` saves every one; 4.7.4 and 5.2.1 `cacheInitSegments: false` |
 //! | `playback_low_water` | 50 | ms | the media element stops this far before the buffered end (not at the video's end); the browser's, the same in every profile | Chromium 156 on the real stack, 30 fps video: 23 stalls began 0.032–0.065 s (mean 0.050) before the buffer ran out (below) |
 
+use crate::scenario::kind;
 use crate::scenario::units::DurationField;
-use crate::scenario::{in_words, kind};
 use crate::time::Duration;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -560,10 +560,11 @@ pub fn setting<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Profile>, D::Er
     serde_path_to_error::deserialize(&full)
         .map(Some)
         .map_err(|e| {
+            // the app table's reader (`kind::parse`) puts Rust's number types in words
             let message = e.inner().to_string();
             let message =
                 kind::expected_names::<Profile>(&full, |v| kind::at_path(v, e.path()), &message)
-                    .unwrap_or_else(|| in_words(&message));
+                    .unwrap_or(message);
             D::Error::custom(format!("{}: {message}", e.path()))
         })
 }
