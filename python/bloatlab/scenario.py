@@ -12,7 +12,8 @@ text or dict into the JSON the core reads:
   values are TOML literals when they parse as one (`0.01`, `true`, `"x"`, `{kind="bbr"}`)
   and plain strings otherwise (`25Mbps`). Setting a field inside a field that is a plain
   `kind` string (`flow.video.cc.cwnd_gain=2` where `cc = "bbr"`) turns it into the table
-  form `{kind = "bbr", cwnd_gain = 2}`.
+  form `{kind = "bbr", cwnd_gain = 2}`; a dash.js profile's name becomes its `base`
+  (`{base = "v5", stall_threshold = "0.3s"}`).
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ from .errors import ScenarioError
 # the ending that makes a value a path: a `video` is a built-in name ("www21", "bbb") unless it
 # is a Sabre movie file, which the core knows by its ".json".
 PATH_FIELDS = {"bottleneck.trace": "", "flow.*.app.video": ".json"}
+# The key a name becomes in its field's table form (`cc = "bbr"` is `{kind = "bbr"}`), where
+# it is not `kind`: a dash.js profile is a table of overrides on its `base` preset.
+NAME_KEYS = {"profile": "base"}
 # Top-level arrays of tables, whose elements overrides address by `name` (or index).
 ARRAYS_OF_TABLES = ("flow",)
 
@@ -130,11 +134,12 @@ def set_field(doc: dict[str, Any], key: str, value: Any) -> None:
 
 
 def _table_at(value: Any, key: str, where: str) -> Any:
-    """The container to descend into at `where`; a `kind` string becomes `{kind = ...}`."""
+    """The container to descend into at `where`; a name becomes its table form
+    (`{kind = ...}`, a profile's `{base = ...}`)."""
     if isinstance(value, dict | list):
         return value
     if isinstance(value, str):
-        return {"kind": value}
+        return {NAME_KEYS.get(where.rsplit(".", 1)[-1], "kind"): value}
     raise ScenarioError(key, f"'{where}' is {value!r}, not a table, so it has no fields to set")
 
 

@@ -65,6 +65,14 @@ def test_a_field_inside_a_kind_string_turns_it_into_a_table() -> None:
     assert scenario["flow"][0]["cc"] == {"kind": "cubic", "cwnd_gain": 1.5}
 
 
+def test_a_field_inside_a_profile_name_makes_it_the_base_of_a_table() -> None:
+    # a profile's table form is overrides on a `base` preset; `kind` there is an unknown field
+    scenario = with_sets(
+        'flow.video.app={kind="dash", profile="v5"}', 'flow.video.app.profile.stall_threshold="1s"'
+    )
+    assert scenario["flow"][0]["app"]["profile"] == {"base": "v5", "stall_threshold": "1s"}
+
+
 def test_unknown_flow_names_the_key_and_lists_the_flows() -> None:
     with pytest.raises(ScenarioError) as e:
         with_sets("flow.vidoe.cc=bbr")
