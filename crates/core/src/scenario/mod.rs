@@ -522,6 +522,10 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 Some(r) => {
                     let mut audio =
                         Video::audio(r.0.bps_f64(), video.segment_duration, video.segments);
+                    audio.check_segment_bytes().map_err(|m| ScenarioError {
+                        path: format!("{path}.app.audio"),
+                        message: m,
+                    })?;
                     audio.init_bytes = init_bytes;
                     Some(audio)
                 }
@@ -575,12 +579,11 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
             if l.segments == 0 {
                 return Err("segments = 0: allowed ≥ 1".into());
             }
-            Ok(Video::constant(
-                "ladder",
-                bitrates,
-                l.segment_duration.0,
-                l.segments,
-            ))
+            let video = Video::constant("ladder", bitrates, l.segment_duration.0, l.segments);
+            video
+                .check_segment_bytes()
+                .map_err(|m| format!("bitrates: {m}"))?;
+            Ok(video)
         }
         other => Err(format!("{other} is not a video: {VIDEO_HELP}")),
     }

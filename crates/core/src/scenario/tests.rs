@@ -797,6 +797,20 @@ fn dash_ranges_are_checked_at_both_edges() {
             ladder(json!(["1Mbps"]), "4s", 0),
             Some((video, "segments = 0: allowed ≥ 1")),
         ),
+        // sizes round to whole bytes: 13 b/s × 0.3 s is 0.49 B, 14 b/s 0.53 B
+        (
+            "/flow/0/app/video",
+            ladder(json!(["13bps", "1Mbps"]), "300ms", 1),
+            Some((
+                video,
+                "bitrates: 13bps gives 300ms segments of 0 bytes: allowed ≥ 14bps",
+            )),
+        ),
+        (
+            "/flow/0/app/video",
+            ladder(json!(["14bps", "1Mbps"]), "300ms", 1),
+            None,
+        ),
         ("/flow/0/app/video", json!("bbb"), None),
         (
             "/flow/0/app/video",
@@ -814,6 +828,22 @@ fn dash_ranges_are_checked_at_both_edges() {
             Some((video, "expected \"www21\", \"bbb\"")),
         ),
     ]);
+    // the audio track's segments are the video's: at 2 s, 1 b/s is 0.25 B, 2 b/s 0.5 B (→ 1 B)
+    for (audio, refusal) in [("1bps", true), ("2bps", false)] {
+        let mut v = base();
+        v["flow"][0]["app"] =
+            json!({"kind": "dash", "video": ladder(json!(["1Mbps"]), "2s", 3), "audio": audio});
+        match parse(&v) {
+            Err(e) if refusal => {
+                assert_eq!(e.path, "flow[0].app.audio");
+                assert!(
+                    e.message.ends_with("allowed ≥ 2bps (a byte per segment)"),
+                    "{e}"
+                );
+            }
+            got => assert_eq!(got.is_ok(), !refusal, "{audio}: {got:?}"),
+        }
+    }
     let mut v = base();
     v["flow"][0]["app"] = json!({"kind": "dash", "video": ladder(json!(["1Mbps", "3Mbps"]), "2s", 7), "audio": "64kbps", "max_connections": 2});
     let s = parse(&v).unwrap();

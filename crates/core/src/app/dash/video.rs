@@ -85,6 +85,21 @@ impl Video {
         )
     }
 
+    /// Refuses a constant-size ladder whose lowest level's segments would round to 0 bytes
+    /// (a Sabre movie's sizes are rounded up instead, and must be positive).
+    pub fn check_segment_bytes(&self) -> Result<(), String> {
+        let lowest = self.bitrates_bps[0];
+        if self.sizes != Sizes::Constant || self.size(0, 0) > 0 {
+            return Ok(());
+        }
+        // round(bitrate · duration / 8) ≥ 1 from 4 bits per segment on
+        let least = (4.0 / self.segment_duration.as_secs_f64()).ceil();
+        Err(format!(
+            "{lowest}bps gives {} segments of 0 bytes: allowed ≥ {least}bps (a byte per segment)",
+            self.segment_duration
+        ))
+    }
+
     /// A single-level audio track.
     pub fn audio(bitrate_bps: f64, segment_duration: Duration, segments: usize) -> Self {
         Video::constant("audio", vec![bitrate_bps], segment_duration, segments)
