@@ -35,8 +35,10 @@ class Result:
     `summary` is the parsed `summary.json` (resolved scenario, per-flow and bottleneck
     statistics). `tables` maps each table name (`flows`, `queue`, `samples`, and any the core
     adds) to a `pyarrow.Table`; dictionary-coded columns (`flow`, `cc_state`) are Arrow
-    dictionary arrays of their names. `stats` is the core's run statistics (events, packets,
-    sim_time_s, wall_time_s).
+    dictionary arrays of their names. `stats` is the core's run statistics (events,
+    peak_pending_events; packets put on the wire and of them packets_received by a host,
+    packets_dropped at the bottleneck and packets_in_network at the end; sim_time_s,
+    wall_time_s).
     """
 
     summary: dict[str, Any]

@@ -224,6 +224,10 @@ def _violations(scenario: dict[str, Any], result: Result) -> list[str]:
             for i, v in enumerate(value):
                 finite(v, f"{at}[{i}]")
 
+    stats = result.stats
+    accounted = stats["packets_received"] + stats["packets_dropped"] + stats["packets_in_network"]
+    if stats["packets"] != accounted:
+        found.append(f"{stats['packets']} packets sent, {accounted} received, dropped or in flight")
     summary = result.summary
     finite(summary, "summary")
     windowed = "summary_start" in scenario["telemetry"]

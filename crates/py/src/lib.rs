@@ -83,6 +83,9 @@ fn simulate<'py>(py: Python<'py>, scenario_json: &str) -> PyResult<Bound<'py, Py
     stats.set_item("events", out.stats.events)?;
     stats.set_item("peak_pending_events", out.stats.peak_pending_events)?;
     stats.set_item("packets", out.stats.packets)?;
+    stats.set_item("packets_received", out.stats.packets_received)?;
+    stats.set_item("packets_dropped", out.stats.packets_dropped)?;
+    stats.set_item("packets_in_network", out.stats.packets_in_network)?;
     stats.set_item("sim_time_s", out.stats.sim_time.as_secs_f64())?;
     stats.set_item("wall_time_s", wall)?;
 
