@@ -13,6 +13,7 @@ use crate::app::dash::{DashConfig, INIT_SEGMENT_BYTES};
 use crate::cc::CcConfig;
 use crate::net::delay_line::DEFAULT_LIMIT as DEFAULT_NETEM_LIMIT;
 use crate::net::mahimahi::Trace;
+use crate::net::packet::HEADER_BYTES;
 use crate::net::qdisc::Limit;
 use crate::net::throughput_trace;
 use crate::time::Duration;
@@ -430,6 +431,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             });
         }
     }
+    check_largest_packet(&spec, &bottleneck)?;
     let duration = spec.duration.map(|d| d.0);
     if duration.is_some_and(|d| d.is_zero()) {
         return err("duration", "\"0s\": the duration must be positive");
@@ -586,6 +588,38 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
             Ok(video)
         }
         other => Err(format!("{other} is not a video: {VIDEO_HELP}")),
+    }
+}
+
+/// A queue or token bucket smaller than a flow's full-sized packet drops every one of them (as
+/// Linux's bfifo and tbf do), so the flow can never deliver a full segment: refused, naming the
+/// flow whose `mss` makes the largest packet (the bottleneck's own check covers 1500 B).
+fn check_largest_packet(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), ScenarioError> {
+    let Some((i, mss)) =
+        spec.flow
+            .iter()
+            .map(|f| f.mss)
+            .enumerate()
+            .reduce(|a, b| if b.1 > a.1 { b } else { a })
+    else {
+        return Ok(());
+    };
+    let packet = mss as u64 + HEADER_BYTES as u64;
+    let why = format!(" (flow[{i}].mss = {mss} plus {HEADER_BYTES} B of headers)");
+    if let Shaper::Tbf { burst_bytes } = b.shaper {
+        if burst_bytes < packet {
+            return err(
+                "bottleneck.shaper.burst",
+                smaller_than(burst_bytes, "one packet", packet, &why),
+            );
+        }
+    }
+    match b.limit {
+        Limit::Bytes(n) if n < packet => err(
+            "bottleneck.queue.limit",
+            smaller_than(n, "one packet", packet, &why),
+        ),
+        _ => Ok(()),
     }
 }
 

@@ -734,6 +734,36 @@ fn flow_ranges_are_checked_at_both_edges() {
 }
 
 #[test]
+fn a_queue_or_bucket_must_hold_the_largest_packet_of_any_flow() {
+    // flow[1]'s packets are 9000 + 52 B: a smaller bfifo or bucket would drop every one
+    let with = |limit: &str, burst: &str| {
+        let mut v = base();
+        v["bottleneck"]["queue"]["limit"] = json!(limit);
+        v["bottleneck"]["shaper"]["burst"] = json!(burst);
+        let mut jumbo = v["flow"][0].clone();
+        jumbo["name"] = json!("jumbo");
+        jumbo["mss"] = json!(9000);
+        v["flow"].as_array_mut().unwrap().push(jumbo);
+        parse(&v)
+    };
+    let why = "allowed ≥ 9052 bytes (flow[1].mss = 9000 plus 52 B of headers)";
+    let e = with("9051B", "1MB").unwrap_err();
+    assert_eq!(e.path, "bottleneck.queue.limit");
+    assert_eq!(
+        e.message,
+        format!("9051 bytes is smaller than one packet: {why}")
+    );
+    let e = with("1MB", "9051B").unwrap_err();
+    assert_eq!(e.path, "bottleneck.shaper.burst");
+    assert!(e.message.ends_with(why), "{e}");
+    assert!(with("9052B", "9052B").is_ok());
+    assert!(
+        with("1pkts", "9052B").is_ok(),
+        "a packet limit holds a packet of any size"
+    );
+}
+
+#[test]
 fn dash_ranges_are_checked_at_both_edges() {
     let ladder = |bitrates: Value, duration: &str, segments: u32| json!({"bitrates": bitrates, "segment_duration": duration, "segments": segments});
     let video = "flow[0].app.video";
