@@ -5,10 +5,10 @@ The bad-values grid (`test_bad_values_everywhere.py`) and the extremes
 (`test_extreme_parameters_run.py`) change one field at a time; the core's property tests
 (`crates/core/tests/it/conservation.rs`) vary paths within ordinary ranges. This draws whole
 scenarios: paths from 1 kb/s to 5 Gb/s and from 0 to 5 s of RTT, one-packet queues, heavy loss,
-rate schedules with outages, netem, jitter, loopback; one to three flow groups with any
-algorithm, some of its parameters at extremes, any transport option, a bulk transfer or a DASH
-session with any ABR rule, profile constants, page, audio and init segment. A fixed seed draws
-the same cases every run.
+rate schedules with outages, a throughput trace, netem, jitter, loopback; one to three flow
+groups with any algorithm, some of its parameters at extremes, any transport option, a bulk
+transfer or a DASH session with any ABR rule, profile constants, page, audio and init segment. A
+fixed seed draws the same cases every run.
 
 Exploring with an earlier version of this generator outside the suite (about 5 000 accepted
 scenarios) found a 1 b/s audio track at 2 s segments fetching 0-byte segments, logged as 0 b/s
@@ -21,6 +21,7 @@ import json
 import math
 import random
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +35,7 @@ CCAS = ["reno", "cubic", "cubic-quic", "bbr", "bbr2", "bbr3", "bbr2-quic", "bbr-
 ABRS = ["dynamic", "bola", "throughput", "bba", "rb", "festive", "robust_mpc"]
 CASES = 240
 MAX_PACKET = 65_535  # the largest MSS allowed plus headers
+TRACE = str(Path(__file__).parents[2] / "scenarios" / "traces" / "steps.log")
 
 
 def _defaults() -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]], dict[str, Any]]:
@@ -184,6 +186,10 @@ class Draw:
             "queue": {"kind": "droptail", "limit": limit},
         }
         self.options(b, BOTTLENECK_OPTIONS)
+        if self.maybe(0.15):  # a link that follows a trace has no rate, bucket or schedule
+            for key in ("rate", "shaper", "schedule"):
+                b.pop(key, None)
+            b["trace"] = TRACE
         # ... and a queue in BDPs of a path without one, jitter beyond half the RTT, netem on
         # loopback (whose delay is netem's) or delaying more than the RTT
         rtt = _seconds(b["rtt"])
@@ -238,7 +244,7 @@ def _violations(scenario: dict[str, Any], result: Result) -> list[str]:
                 found.append(f"{name}.{k} = {v} < 0")
         if not windowed and f["bytes_delivered"] > f["bytes_sent"]:
             found.append(f"{name}: {f['bytes_delivered']} B delivered of {f['bytes_sent']} B sent")
-        if f["bytes_sent"] > 0 and not 0 <= f["loss_rate"] <= 1:
+        if f["loss_rate"] is not None and not 0 <= f["loss_rate"] <= 1:
             found.append(f"{name}: loss rate {f['loss_rate']}")
         states = f.get("state_time_fraction")
         if states and abs(sum(states.values()) - 1) > 1e-6:
@@ -273,7 +279,11 @@ def _violations(scenario: dict[str, Any], result: Result) -> list[str]:
     # as it starts to leave, so the last ones may still be on the wire
     link = summary["bottleneck"]
     start, end = summary["summary_window_s"]
-    if "schedule" not in scenario["bottleneck"] and end > start:
+    if (
+        "rate" in scenario["bottleneck"]
+        and "schedule" not in scenario["bottleneck"]
+        and end > start
+    ):
         burst = (resolve(scenario)["bottleneck"]["shaper"] or {}).get("burst_bytes", 0)
         bound = 1 + (burst + 2 * MAX_PACKET) * 8 / (link["capacity_bps"] * (end - start))
         if link["utilisation"] is not None and link["utilisation"] > bound:
