@@ -595,12 +595,12 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
 /// Linux's bfifo and tbf do), so the flow can never deliver a full segment: refused, naming the
 /// flow whose `mss` makes the largest packet (the bottleneck's own check covers 1500 B).
 fn check_largest_packet(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), ScenarioError> {
-    let Some((i, mss)) =
-        spec.flow
-            .iter()
-            .map(|f| f.mss)
-            .enumerate()
-            .reduce(|a, b| if b.1 > a.1 { b } else { a })
+    let Some((i, mss)) = spec
+        .flow
+        .iter()
+        .map(|f| f.mss)
+        .enumerate()
+        .reduce(|best, next| if next.1 > best.1 { next } else { best })
     else {
         return Ok(());
     };
