@@ -431,7 +431,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             });
         }
     }
-    check_largest_packet(&spec, &bottleneck)?;
+    check_one_packet_fits(&spec, &bottleneck)?;
     let duration = spec.duration.map(|d| d.0);
     if duration.is_some_and(|d| d.is_zero()) {
         return err("duration", "\"0s\": the duration must be positive");
@@ -591,10 +591,10 @@ fn resolve_video(v: &Value) -> Result<Video, String> {
     }
 }
 
-/// A queue or token bucket smaller than a flow's full-sized packet drops every one of them (as
-/// Linux's bfifo and tbf do), so the flow can never deliver a full segment: refused, naming the
-/// flow whose `mss` makes the largest packet (the bottleneck's own check covers 1500 B).
-fn check_largest_packet(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), ScenarioError> {
+/// A queue or token bucket smaller than a full-sized packet drops every one of them (as Linux's
+/// bfifo and tbf do), so no full segment could pass: both must hold 1500 B, or the largest
+/// flow's packet if that is larger (naming the flow whose `mss` makes it).
+fn check_one_packet_fits(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), ScenarioError> {
     let Some((i, mss)) = spec
         .flow
         .iter()
@@ -604,8 +604,13 @@ fn check_largest_packet(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), Scena
     else {
         return Ok(());
     };
-    let packet = mss as u64 + HEADER_BYTES as u64;
-    let why = format!(" (flow[{i}].mss = {mss} plus {HEADER_BYTES} B of headers)");
+    let largest = mss as u64 + HEADER_BYTES as u64;
+    let (packet, why) = if largest > FULL_PACKET_BYTES {
+        let why = format!(" (flow[{i}].mss = {mss} plus {HEADER_BYTES} B of headers)");
+        (largest, why)
+    } else {
+        (FULL_PACKET_BYTES, String::new())
+    };
     if let Shaper::Tbf { burst_bytes } = b.shaper {
         if burst_bytes < packet {
             return err(
@@ -741,12 +746,6 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
                     "a token-bucket shaper needs a `rate`; it cannot shape a trace-driven link",
                 );
             }
-            if burst.0 < FULL_PACKET_BYTES {
-                return err(
-                    "bottleneck.shaper.burst",
-                    smaller_than(burst.0, "one packet", FULL_PACKET_BYTES, ""),
-                );
-            }
             Shaper::Tbf {
                 burst_bytes: burst.0,
             }
@@ -773,14 +772,6 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             Limit::Bytes((k * bdp_bytes as f64).round() as u64)
         }
     };
-    if let Limit::Bytes(n) = limit {
-        if n < FULL_PACKET_BYTES {
-            return err(
-                "bottleneck.queue.limit",
-                smaller_than(n, "one packet", FULL_PACKET_BYTES, ""),
-            );
-        }
-    }
     let mut schedule = Vec::new();
     for (i, step) in b.schedule.iter().enumerate() {
         if trace.is_some() {
