@@ -284,7 +284,7 @@ def _violations(scenario: dict[str, Any], result: Result) -> list[str]:
         and "schedule" not in scenario["bottleneck"]
         and end > start
     ):
-        burst = (resolve(scenario)["bottleneck"]["shaper"] or {}).get("burst_bytes", 0)
+        burst = summary["scenario"]["bottleneck"]["shaper"].get("burst_bytes", 0)
         bound = 1 + (burst + 2 * MAX_PACKET) * 8 / (link["capacity_bps"] * (end - start))
         if link["utilisation"] is not None and link["utilisation"] > bound:
             found.append(f"utilisation {link['utilisation']} above {bound}")
