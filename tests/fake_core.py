@@ -102,7 +102,16 @@ def simulate(scenario_json: str) -> dict[str, Any]:
         "summary": json.dumps(summary),
         "tables": {"flows": flow_columns, "queue": queue, "samples": samples},
         "dictionaries": {"flow": names, "cc_state": STATES},
-        "stats": {"events": 1000, "packets": 500, "sim_time_s": duration, "wall_time_s": 0.01},
+        "stats": {
+            "events": 1000,
+            "peak_pending_events": 40,
+            "packets": 500,
+            "packets_received": 490,
+            "packets_dropped": 10,
+            "packets_in_network": 0,
+            "sim_time_s": duration,
+            "wall_time_s": 0.01,
+        },
     }
 
 

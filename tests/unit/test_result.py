@@ -66,6 +66,22 @@ def test_numeric_columns_keep_their_types_and_nan(fake_core_module: ModuleType) 
     assert np.isnan(pacing.to_numpy()).any()
 
 
+def test_the_fake_core_answers_in_the_real_core_s_shape(core: ModuleType) -> None:
+    """The test double's run statistics are the real core's, and its tables, dictionaries
+    and columns a subset of the real ones (it leaves out what the unit tests do not read)."""
+    import fake_core
+
+    bulk = SCENARIO.replace('cc = "bbr"', 'cc = "bbr"\napp = { kind = "bulk" }')
+    bulk = bulk.replace("count = 2", 'count = 2\napp = { kind = "bulk" }')
+    scenario = bloatlab.load_scenario(bulk).to_json()
+    real, fake = core.simulate(scenario), fake_core.simulate(scenario)
+    assert fake.keys() == real.keys()
+    assert fake["stats"].keys() == real["stats"].keys()
+    assert fake["dictionaries"].keys() <= real["dictionaries"].keys()
+    for name, columns in fake["tables"].items():
+        assert columns.keys() <= real["tables"][name].keys(), name
+
+
 def test_numeric_columns_share_memory_with_the_core_s_arrays() -> None:
     t = np.linspace(0, 1, 1000)
     table = bloatlab.result.table_from_columns({"t": t}, {})

@@ -280,7 +280,7 @@ mod tests {
         };
         assert_eq!(
             p.validate(),
-            Err("bbr.cwnd_gain must be a finite, non-negative factor (got -1)".into())
+            Err("bbr.cwnd_gain = -1 is out of range: allowed finite cwnd_gain ≥ 0".into())
         );
     }
 

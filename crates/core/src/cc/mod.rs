@@ -401,6 +401,45 @@ pub(crate) fn at_least_one(counts: &[(&str, u64)]) -> Result<(), String> {
     }
 }
 
+/// A parameter check: the first of `factors` that is not a finite number ≥ 0, named with
+/// its allowed range.
+pub(crate) fn non_negative(factors: &[(impl AsRef<str>, f64)]) -> Result<(), String> {
+    first_outside(factors, |g| g >= 0.0, |name| format!("finite {name} ≥ 0"))
+}
+
+/// A parameter check: the first of `factors` that is not a finite number > 0, named with its
+/// allowed range.
+pub(crate) fn positive(factors: &[(impl AsRef<str>, f64)]) -> Result<(), String> {
+    first_outside(factors, |g| g > 0.0, |name| format!("finite {name} > 0"))
+}
+
+/// A parameter check: the first of `(name, value, low, high)` outside low ≤ value ≤ high,
+/// named with its allowed range.
+pub(crate) fn within(values: &[(&str, f64, f64, f64)]) -> Result<(), String> {
+    match values.iter().find(|(_, v, lo, hi)| !(lo..=hi).contains(&v)) {
+        Some((name, v, lo, hi)) => Err(format!(
+            "{name} = {v} is out of range: allowed {lo} ≤ {name} ≤ {hi}"
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The first of `values` that is not finite or not `inside`, with the range `allowed` words.
+fn first_outside(
+    values: &[(impl AsRef<str>, f64)],
+    inside: impl Fn(f64) -> bool,
+    allowed: impl Fn(&str) -> String,
+) -> Result<(), String> {
+    match values.iter().find(|(_, v)| !(v.is_finite() && inside(*v))) {
+        Some((name, v)) => Err(format!(
+            "{} = {v} is out of range: allowed {}",
+            name.as_ref(),
+            allowed(name.as_ref())
+        )),
+        None => Ok(()),
+    }
+}
+
 /// A parameter check: the first of `(name, value, limit)` not below its limit, named with
 /// its allowed range.
 pub(crate) fn below(values: &[(&str, u64, u64)]) -> Result<(), String> {
@@ -510,6 +549,33 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn range_checks_name_the_first_value_outside_with_its_range() {
+        assert_eq!(non_negative(&[("a", 0.0), ("b", 2.0)]), Ok(()));
+        assert_eq!(
+            non_negative(&[("a", 0.0), ("b", -0.5), ("c", -1.0)]),
+            Err("b = -0.5 is out of range: allowed finite b ≥ 0".into())
+        );
+        assert_eq!(positive(&[("a", 1e-9)]), Ok(()));
+        assert_eq!(
+            positive(&[("a", 1.0), ("g", 0.0)]),
+            Err("g = 0 is out of range: allowed finite g > 0".into())
+        );
+        for not_a_factor in [f64::INFINITY, f64::NAN] {
+            assert!(non_negative(&[("a", not_a_factor)]).is_err());
+            assert!(positive(&[("a".to_string(), not_a_factor)]).is_err());
+        }
+        assert_eq!(
+            within(&[("m", 0.0, 0.0, 1.0), ("n", 1.0, 0.0, 1.0)]),
+            Ok(())
+        );
+        assert_eq!(
+            within(&[("m", 0.5, 0.0, 1.0), ("n", 16.5, 1.0, 16.0)]),
+            Err("n = 16.5 is out of range: allowed 1 ≤ n ≤ 16".into())
+        );
+        assert!(within(&[("m", f64::NAN, 0.0, 1.0)]).is_err());
     }
 
     #[test]

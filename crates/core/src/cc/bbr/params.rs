@@ -4,7 +4,7 @@
 //! fields start from, and a field the table writes overrides the preset's value.
 
 use super::*;
-use crate::cc::{at_least_one, below, over_preset};
+use crate::cc::{at_least_one, below, non_negative, over_preset, positive};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// The mainline `tcp_bbr.c` a flow runs. BBR v1's algorithm is the same in every release;
@@ -225,28 +225,22 @@ impl Params {
 
     /// Checks the values the algorithm cannot run with, naming the field.
     pub fn validate(&self) -> Result<(), String> {
-        let gains = [
+        non_negative(&[
             ("high_gain", self.high_gain),
             ("drain_gain", self.drain_gain),
             ("cwnd_gain", self.cwnd_gain),
             ("full_bw_thresh", self.full_bw_thresh),
             ("extra_acked_gain", self.extra_acked_gain),
             ("probe_rtt_srtt_cap", self.probe_rtt_srtt_cap),
-        ];
-        if let Some((name, g)) = gains.iter().find(|(_, g)| !g.is_finite() || *g < 0.0) {
-            return Err(format!(
-                "{name} must be a finite, non-negative factor (got {g})"
-            ));
-        }
+        ])?;
         let len = self.pacing_gain_cycle.len();
-        if len == 0
-            || self
-                .pacing_gain_cycle
-                .iter()
-                .any(|g| !g.is_finite() || *g <= 0.0)
-        {
-            return Err("pacing_gain_cycle must be a non-empty list of positive gains".into());
+        if len == 0 {
+            return Err("pacing_gain_cycle = [] has no phase: allowed 1 or more gains > 0".into());
         }
+        let phases: Vec<(String, f64)> = (self.pacing_gain_cycle.iter().enumerate())
+            .map(|(i, g)| (format!("pacing_gain_cycle[{i}]"), *g))
+            .collect();
+        positive(&phases)?;
         if self.cycle_rand as usize >= len {
             return Err(format!(
                 "cycle_rand = {} is not a phase of pacing_gain_cycle ({len} long): allowed 0 ≤ cycle_rand ≤ {}",

@@ -62,7 +62,7 @@
 //! ≤ 63 Reno rounds, UP and DOWN gains 1.25/0.75, 1 % pacing margin, 200 ms PROBE_RTT).
 
 use super::*;
-use crate::cc::{at_least_one, below};
+use crate::cc::{at_least_one, below, non_negative, positive, within};
 use serde::{Deserialize, Deserializer, Serialize};
 
 /// v3 STARTUP pacing gain `BBR_UNIT * 277 / 100 + 1` = 710/256 ("4*ln(2)").
@@ -338,7 +338,7 @@ impl Params {
 
     /// Checks the values the algorithm cannot run with, naming the field.
     pub fn validate(&self) -> Result<(), String> {
-        let gains = [
+        positive(&[
             ("startup_pacing_gain", self.startup_pacing_gain),
             ("startup_cwnd_gain", self.startup_cwnd_gain),
             ("drain_gain", self.drain_gain),
@@ -353,38 +353,27 @@ impl Params {
                 "startup_recovery_pacing_gain",
                 self.startup_recovery_pacing_gain.unwrap_or(1.0),
             ),
-        ];
-        if let Some((name, g)) = gains.iter().find(|(_, g)| !g.is_finite() || *g <= 0.0) {
-            return Err(format!(
-                "{name} must be a finite, positive factor (got {g})"
-            ));
-        }
-        let factors = [
+        ])?;
+        non_negative(&[
             ("probe_rtt_cwnd_gain", self.probe_rtt_cwnd_gain),
             ("full_bw_thresh", self.full_bw_thresh),
             ("bw_probe_reno_gain", self.bw_probe_reno_gain),
             ("extra_acked_gain", self.extra_acked_gain),
-        ];
-        if let Some((name, g)) = factors.iter().find(|(_, g)| !g.is_finite() || *g < 0.0) {
+        ])?;
+        within(&[
+            ("beta", self.beta, 0.0, 1.0),
+            ("inflight_headroom", self.inflight_headroom, 0.0, 1.0),
+            ("ecn_alpha_gain", self.ecn_alpha_gain, 0.0, 1.0),
+            ("ecn_alpha_init", self.ecn_alpha_init, 0.0, 1.0),
+            ("ecn_factor", self.ecn_factor, 0.0, 1.0),
+            ("ecn_thresh", self.ecn_thresh, 0.0, 1.0),
+            ("ecn_reprobe_gain", self.ecn_reprobe_gain, 0.0, 1.0),
+        ])?;
+        if !(0.0..1.0).contains(&self.loss_thresh) {
             return Err(format!(
-                "{name} must be a finite, non-negative factor (got {g})"
+                "loss_thresh = {} is out of range: allowed 0 ≤ loss_thresh < 1",
+                self.loss_thresh
             ));
-        }
-        let fractions = [
-            ("beta", self.beta),
-            ("loss_thresh", self.loss_thresh),
-            ("inflight_headroom", self.inflight_headroom),
-            ("ecn_alpha_gain", self.ecn_alpha_gain),
-            ("ecn_alpha_init", self.ecn_alpha_init),
-            ("ecn_factor", self.ecn_factor),
-            ("ecn_thresh", self.ecn_thresh),
-            ("ecn_reprobe_gain", self.ecn_reprobe_gain),
-        ];
-        if let Some((name, f)) = fractions.iter().find(|(_, f)| !(0.0..=1.0).contains(f)) {
-            return Err(format!("{name} must be between 0 and 1 (got {f})"));
-        }
-        if self.loss_thresh >= 1.0 {
-            return Err("loss_thresh must be below 1".into());
         }
         at_least_one(&[
             ("min_cwnd", u64::from(self.min_cwnd)),

@@ -119,7 +119,7 @@ mod gain;
 mod tests;
 
 use super::bbr::{Bbr, Params as BbrParams, State};
-use super::{CcInit, CcMetrics, CongestionControl, Conn, Timeout};
+use super::{within, CcInit, CcMetrics, CongestionControl, Conn, Timeout};
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
 use bw_drop::{Action, BwDrop};
@@ -242,37 +242,19 @@ impl Default for Params {
 impl Params {
     /// Range checks, naming the parameter.
     pub fn validate(&self) -> Result<(), String> {
-        let ranges: [(&str, f64, f64, f64, &str); 6] = [
-            ("mu", self.mu, 0.0, 1.0, "0 ≤ mu ≤ 1"),
-            ("alpha", self.alpha, 0.0, 1.0, "0 ≤ alpha ≤ 1"),
-            ("g_max", self.g_max, 1.0, 16.0, "1 ≤ g_max ≤ 16"),
-            (
-                "bw_drop_ratio",
-                self.bw_drop_ratio,
-                0.0,
-                1.0,
-                "0 ≤ bw_drop_ratio ≤ 1",
-            ),
-            (
-                "probe_floor",
-                self.probe_floor,
-                0.0,
-                16.0,
-                "0 ≤ probe_floor ≤ 16",
-            ),
+        within(&[
+            ("mu", self.mu, 0.0, 1.0),
+            ("alpha", self.alpha, 0.0, 1.0),
+            ("g_max", self.g_max, 1.0, 16.0),
+            ("bw_drop_ratio", self.bw_drop_ratio, 0.0, 1.0),
+            ("probe_floor", self.probe_floor, 0.0, 16.0),
             (
                 "startup_loss_percent",
                 self.startup_loss_percent,
                 0.0,
                 100.0,
-                "0 ≤ startup_loss_percent ≤ 100",
             ),
-        ];
-        for (name, v, lo, hi, allowed) in ranges {
-            if !(lo..=hi).contains(&v) {
-                return Err(format!("{name} = {v} is out of range: allowed {allowed}"));
-            }
-        }
+        ])?;
         if !(self.rtt_ratio >= 1.0 && self.rtt_ratio.is_finite()) {
             return Err(format!(
                 "rtt_ratio = {} is out of range: allowed rtt_ratio ≥ 1",
