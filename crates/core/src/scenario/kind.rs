@@ -126,22 +126,24 @@ fn culprit<T: DeserializeOwned>(table: &Value, message: &str) -> Option<String> 
 /// as "expected value" (read from text), "expected string or map" or "expected map with a
 /// single key" (from a table): "invalid type: integer `1`, expected `dumbbell` or
 /// `loopback`", the names taken from the error that a string naming none of them gets in the
-/// value's place, `slot`. `None` for other messages, and where the field takes no names.
+/// value's place, `slot`. A table holding `kind` alone (`http = { kind = "h2" }`) is one too:
+/// serde reads a one-key table as the variant its key names, and would call it "unknown
+/// variant `kind`". `None` for other messages, and where the field takes no names.
 pub(crate) fn expected_names<T: DeserializeOwned>(
     document: &Value,
     slot: impl FnOnce(&mut Value) -> Option<&mut Value>,
     message: &str,
 ) -> Option<String> {
-    let of_another_type = message == "expected value"
-        || message == "invalid value: map, expected map with a single key"
-        || (message.starts_with("invalid type: ") && message.ends_with("expected string or map"));
-    if !of_another_type {
-        return None;
-    }
     const NONE_OF_THEM: &str = "\u{0}";
     let mut probe = document.clone();
     let place = slot(&mut probe)?;
-    if place.is_string() {
+    let a_kind_table = message.starts_with("unknown variant `kind`, ")
+        && place.as_object().is_some_and(|t| t.len() == 1);
+    let of_another_type = message == "expected value"
+        || message == "invalid value: map, expected map with a single key"
+        || (message.starts_with("invalid type: ") && message.ends_with("expected string or map"))
+        || a_kind_table;
+    if !of_another_type || place.is_string() {
         return None;
     }
     let given = std::mem::replace(place, Value::String(NONE_OF_THEM.into()));
@@ -182,14 +184,22 @@ pub(crate) fn at_path<'v>(
         })
 }
 
-/// Parses the table at `path` as the variant of `T` its `kind` names.
+/// Parses the table at `path` as the variant of `T` its `kind` names; a kind's name alone
+/// (`app = "bulk"`) stands for the table of `kind` alone, and its errors name `path`.
 pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, ScenarioError> {
     let error = |at: String, message: String| ScenarioError { path: at, message };
-    let Value::Object(fields) = table else {
-        return Err(error(
-            path.into(),
-            format!("expected a table {{ kind = \"...\", ... }}, got {table}"),
-        ));
+    let fields = match table {
+        Value::Object(fields) => fields,
+        Value::String(name) => {
+            let table = Value::Object(Map::from_iter([("kind".into(), name.as_str().into())]));
+            return parse(&table, path).map_err(|e| error(path.into(), e.message));
+        }
+        other => {
+            return Err(error(
+                path.into(),
+                format!("expected a kind name or a table {{ kind = \"...\", ... }}, got {other}"),
+            ))
+        }
     };
     // "`bulk` or `dash`": serde's list, from a kind named by no variant
     let serde_list = || {
@@ -277,6 +287,23 @@ mod tests {
             (
                 "t.shape.kind",
                 "expected a kind name, got 3 (allowed kinds: `empty` or `box`)"
+            )
+        );
+        // a name alone is the table of its kind alone, and its errors name the field
+        let empty: Shape = parse(&json!("empty"), "t.shape").unwrap();
+        assert_eq!(empty, Shape::Empty {});
+        let e = parse::<Shape>(&json!("box"), "t.shape").unwrap_err();
+        assert_eq!(e.path, "t.shape");
+        assert!(e.message.contains("missing field `sides`"), "{}", e.message);
+        let e = parse::<Shape>(&json!("ring"), "t.shape").unwrap_err();
+        assert_eq!(e.path, "t.shape");
+        assert!(e.message.contains("`empty` or `box`"), "{}", e.message);
+        let e = parse::<Shape>(&json!(3), "t.shape").unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.message.as_str()),
+            (
+                "t.shape",
+                "expected a kind name or a table { kind = \"...\", ... }, got 3"
             )
         );
         let e = parse::<Shape>(&json!({"kind": "box", "side": []}), "t.shape").unwrap_err();

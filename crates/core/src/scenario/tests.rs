@@ -48,6 +48,29 @@ fn a_valid_scenario_resolves_units_bdp_and_flow_counts() {
 }
 
 #[test]
+fn a_kind_s_name_alone_stands_for_its_table_and_its_errors_name_the_field() {
+    let tables = parse(&base()).unwrap().to_json();
+    let mut v = base();
+    v["flow"][0]["app"] = json!("bulk");
+    v["bottleneck"]["shaper"] = json!("none");
+    let mut names = base();
+    names["bottleneck"]["shaper"] = json!({"kind": "none"});
+    assert_eq!(
+        parse(&v).unwrap().to_json(),
+        parse(&names).unwrap().to_json()
+    );
+    assert_ne!(parse(&v).unwrap().to_json(), tables);
+    let e = error_of(|v| v["flow"][0]["app"] = json!("dash"));
+    assert_eq!(
+        (e.path.as_str(), e.message.as_str()),
+        ("flow[0].app", "missing field `video`")
+    );
+    let e = error_of(|v| v["bottleneck"]["queue"] = json!("fifo"));
+    assert_eq!(e.path, "bottleneck.queue");
+    assert!(e.message.starts_with("unknown variant `fifo`"), "{e}");
+}
+
+#[test]
 fn tso_is_off_unless_asked_for_echoed_and_refused_with_the_quic_pacer() {
     let s = parse(&base()).unwrap();
     assert!(!s.flows[0].tso);
@@ -444,6 +467,23 @@ fn a_value_of_another_type_where_a_name_is_expected_lists_the_names() {
             json!({"flow": [{"cc": {"kind": "bbr", "kernel": {}}}]}),
             "flow[0].cc",
             "kernel: invalid type: map, expected `5.x` or `4.17`",
+        ),
+        // a table of `kind` alone where a name is expected, which serde reads as a variant
+        // named `kind`, in each of the three places errors are worded
+        (
+            json!({"flow": [{"cc": {"kind": "bbr", "kernel": {"kind": "4.17"}}}]}),
+            "flow[0].cc",
+            "kernel: invalid type: map, expected `5.x` or `4.17`",
+        ),
+        (
+            json!({"flow": [{"app": {"kind": "dash", "video": "bbb", "http": {"kind": "h2"}}}]}),
+            "flow[0].app.http",
+            "invalid type: map, expected `h1` or `h2`",
+        ),
+        (
+            json!({"bottleneck": {"topology": {"kind": "dumbbell"}}}),
+            "bottleneck.topology",
+            "invalid type: map, expected `dumbbell` or `loopback`",
         ),
         (
             json!({"flow": [{"app": {"kind": "dash", "video": "bbb", "profile": {"estimator": -2}}}]}),
