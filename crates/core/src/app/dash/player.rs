@@ -326,27 +326,26 @@ impl Player {
         self.clock = now;
     }
 
-    /// What the ABR sees (built from fields, so the ABR itself can be borrowed mutably beside it).
-    fn ctx<'a>(
-        tracks: &'a [TrackState],
-        playhead: Duration,
-        stalled: bool,
-        started: bool,
+    /// The ABR beside what it sees of `track` at segment `index` (the ABR borrowed mutably,
+    /// the tracks shared).
+    fn abr_and_context(
+        &mut self,
         now: Time,
         track: usize,
         index: usize,
-    ) -> AbrContext<'a> {
-        let t = &tracks[track];
-        AbrContext {
+    ) -> (&mut dyn Abr, AbrContext<'_>) {
+        let t = &self.tracks[track];
+        let ctx = AbrContext {
             now,
             video: &t.media,
             index,
-            buffer: t.buffered.saturating_sub(playhead),
+            buffer: t.buffered.saturating_sub(self.playhead),
             last_level: t.last_level,
             history: &t.history,
-            stalled,
-            playback_started: started,
-        }
+            stalled: self.stall_since.is_some(),
+            playback_started: self.started_at.is_some(),
+        };
+        (self.abr.as_mut(), ctx)
     }
 
     fn target(&self) -> Duration {
@@ -397,16 +396,8 @@ impl Player {
             let level = if let Some(level) = self.tracks[track].chosen_level.take() {
                 level
             } else if track == VIDEO {
-                let ctx = Self::ctx(
-                    &self.tracks,
-                    self.playhead,
-                    self.stall_since.is_some(),
-                    self.started_at.is_some(),
-                    now,
-                    track,
-                    index,
-                );
-                let decision = self.abr.decide(&ctx);
+                let (abr, ctx) = self.abr_and_context(now, track, index);
+                let decision = abr.decide(&ctx);
                 if let Some(j) = self.fast_switch(now, decision.level) {
                     self.tracks[track].next = j;
                 }
@@ -517,16 +508,8 @@ impl Player {
             first_byte_at,
             events: f.events,
         };
-        let ctx = Self::ctx(
-            &self.tracks,
-            self.playhead,
-            self.stall_since.is_some(),
-            self.started_at.is_some(),
-            now,
-            VIDEO,
-            p.index,
-        );
-        let choice = self.abr.abandon(&ctx, &p)?;
+        let (abr, ctx) = self.abr_and_context(now, VIDEO, p.index);
+        let choice = abr.abandon(&ctx, &p)?;
         if choice == p.level {
             return None;
         }
@@ -568,16 +551,8 @@ impl Player {
         let stalled = self.stall_since.is_some();
         if track == VIDEO {
             // the ABR sees the buffer as it was before this segment is appended
-            let ctx = Self::ctx(
-                &self.tracks,
-                self.playhead,
-                stalled,
-                self.started_at.is_some(),
-                now,
-                VIDEO,
-                f.index,
-            );
-            self.abr.on_download(&ctx, &download);
+            let (abr, ctx) = self.abr_and_context(now, VIDEO, f.index);
+            abr.on_download(&ctx, &download);
         }
         let playhead = self.playhead;
         let record = self.records.len();
