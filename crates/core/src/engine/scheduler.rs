@@ -9,14 +9,21 @@ use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
 struct Entry<E> {
-    at: Time,
-    seq: u64,
+    /// The time in the high 64 bits, the sequence number in the low: one comparison orders
+    /// entries by time, then by insertion.
+    key: u128,
     event: E,
+}
+
+impl<E> Entry<E> {
+    fn at(&self) -> Time {
+        Time::from_nanos((self.key >> 64) as u64)
+    }
 }
 
 impl<E> PartialEq for Entry<E> {
     fn eq(&self, other: &Self) -> bool {
-        self.at == other.at && self.seq == other.seq
+        self.key == other.key
     }
 }
 impl<E> Eq for Entry<E> {}
@@ -28,10 +35,7 @@ impl<E> PartialOrd for Entry<E> {
 impl<E> Ord for Entry<E> {
     /// Reversed so that `BinaryHeap` (a max-heap) pops the earliest entry.
     fn cmp(&self, other: &Self) -> Ordering {
-        other
-            .at
-            .cmp(&self.at)
-            .then_with(|| other.seq.cmp(&self.seq))
+        other.key.cmp(&self.key)
     }
 }
 
@@ -74,8 +78,7 @@ impl<E> Scheduler<E> {
             self.now
         );
         self.heap.push(Entry {
-            at,
-            seq: self.next_seq,
+            key: u128::from(at.as_nanos()) << 64 | u128::from(self.next_seq),
             event,
         });
         self.next_seq += 1;
@@ -84,13 +87,13 @@ impl<E> Scheduler<E> {
 
     /// Pops the earliest event at or before `until` and advances the clock to it.
     pub fn pop_until(&mut self, until: Time) -> Option<(Time, E)> {
-        if self.heap.peek()?.at > until {
+        if self.heap.peek()?.at() > until {
             return None;
         }
         let e = self.heap.pop()?;
-        self.now = e.at;
+        self.now = e.at();
         self.popped += 1;
-        Some((e.at, e.event))
+        Some((self.now, e.event))
     }
 
     /// Number of events processed so far.
