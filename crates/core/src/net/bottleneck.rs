@@ -93,18 +93,18 @@ impl Bottleneck {
         };
         let bytes = head.wire_bytes;
         let arrived = head.enqueued_at;
-        if self.line_free_at > now {
-            return Release::Wait(self.line_free_at);
-        }
         let done = match &mut self.service {
             Service::Shaped { bucket, line_rate } => {
-                let ready = bucket.ready_at(now, bytes as u64);
+                // the head leaves once the line is free and the bucket covers it: one wake-up
+                // for the later of the two (nothing else spends tokens meanwhile)
+                let ready = bucket.ready_at(now.max(self.line_free_at), bytes as u64);
                 if ready > now {
                     return wait_or_idle(ready);
                 }
                 bucket.take(now, bytes as u64);
                 now + line_rate.tx_time(bytes as u64)
             }
+            _ if self.line_free_at > now => return Release::Wait(self.line_free_at),
             Service::Plain { rate } => {
                 if rate.is_zero() {
                     return Release::Idle;
@@ -246,6 +246,48 @@ mod tests {
         // the last packet emptied the bucket; 480 µs later it holds one packet's tokens
         assert_eq!(b.tokens_bytes(Time::from_micros(960 + 480)), 1500.0);
         assert_eq!(b.backlog_bytes(), 0);
+    }
+
+    #[test]
+    fn a_shaped_head_behind_a_busy_line_waits_once_for_the_later_of_line_and_tokens() {
+        let mut b = tbf(3000);
+        let mut drops = Vec::new();
+        for _ in 0..3 {
+            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                .unwrap();
+        }
+        assert!(matches!(
+            b.release(Time::ZERO, &mut drops),
+            Release::Depart { .. }
+        ));
+        // the line is busy until 12 µs and the bucket holds tokens for the second packet:
+        // the line decides
+        let wait = |r: Release| match r {
+            Release::Wait(t) => Some(t),
+            _ => None,
+        };
+        assert_eq!(
+            wait(b.release(Time::ZERO, &mut drops)),
+            Some(Time::from_micros(12))
+        );
+        assert!(matches!(
+            b.release(Time::from_micros(12), &mut drops),
+            Release::Depart { .. }
+        ));
+        // the line is busy until 24 µs, the tokens for the third come at 480 µs: one wait,
+        // whichever the time asked at, and telemetry still reads the tokens of the moment
+        for at in [12, 20] {
+            assert_eq!(
+                wait(b.release(Time::from_micros(at), &mut drops)),
+                Some(Time::from_micros(480))
+            );
+        }
+        // the two packets took the 3000 B the bucket held; 20 µs of 25 Mb/s have accrued since
+        assert_eq!(b.tokens_bytes(Time::from_micros(20)), 62.5);
+        assert!(matches!(
+            b.release(Time::from_micros(480), &mut drops),
+            Release::Depart { .. }
+        ));
     }
 
     #[test]

@@ -47,25 +47,29 @@ impl TokenBucket {
         bytes as u128 * 8 * NANOS
     }
 
+    /// The tokens stored at `t` (at or after the last update), nothing spent meanwhile.
+    fn tokens_at(&self, t: Time) -> u128 {
+        let dt = t.saturating_since(self.updated).as_nanos() as u128;
+        (self.tokens + self.rate.bps() as u128 * dt).min(Self::cost(self.burst_bytes))
+    }
+
     fn refill(&mut self, now: Time) {
-        let dt = now.saturating_since(self.updated).as_nanos() as u128;
-        self.tokens =
-            (self.tokens + self.rate.bps() as u128 * dt).min(Self::cost(self.burst_bytes));
+        self.tokens = self.tokens_at(now);
         self.updated = now;
     }
 
-    /// Earliest time at or after `now` when the bucket covers `bytes` (`NEVER` at rate 0).
-    pub fn ready_at(&mut self, now: Time, bytes: u64) -> Time {
-        self.refill(now);
-        let need = Self::cost(bytes);
-        if self.tokens >= need {
-            return now;
+    /// Earliest time at or after `t` when the bucket covers `bytes` (`NEVER` at rate 0), if
+    /// nothing is spent before.
+    pub fn ready_at(&self, t: Time, bytes: u64) -> Time {
+        let (tokens, need) = (self.tokens_at(t), Self::cost(bytes));
+        if tokens >= need {
+            return t;
         }
         if self.rate.is_zero() {
             return Time::NEVER;
         }
-        let wait = (need - self.tokens).div_ceil(self.rate.bps() as u128);
-        now.saturating_add(Duration::from_nanos(wait.min(u64::MAX as u128) as u64))
+        let wait = (need - tokens).div_ceil(self.rate.bps() as u128);
+        t.saturating_add(Duration::from_nanos(wait.min(u64::MAX as u128) as u64))
     }
 
     /// Spends tokens for `bytes`; only after `ready_at` said so.
