@@ -96,7 +96,8 @@ impl Bottleneck {
         let done = match &mut self.service {
             Service::Shaped { bucket, line_rate } => {
                 // the head leaves once the line is free and the bucket covers it: one wake-up
-                // for the later of the two (nothing else spends tokens meanwhile)
+                // for the later of the two (nothing else spends tokens meanwhile, and a rate
+                // change serves the queue again)
                 let ready = bucket.ready_at(now.max(self.line_free_at), bytes as u64);
                 if ready > now {
                     return wait_or_idle(ready);

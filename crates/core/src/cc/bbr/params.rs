@@ -237,7 +237,10 @@ impl Params {
         if len == 0 {
             return Err("pacing_gain_cycle = [] has no phase: allowed 1 or more gains > 0".into());
         }
-        let phases: Vec<(String, f64)> = (self.pacing_gain_cycle.iter().enumerate())
+        let phases: Vec<(String, f64)> = self
+            .pacing_gain_cycle
+            .iter()
+            .enumerate()
             .map(|(i, g)| (format!("pacing_gain_cycle[{i}]"), *g))
             .collect();
         positive(&phases)?;
