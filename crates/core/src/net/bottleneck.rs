@@ -299,6 +299,25 @@ mod tests {
     }
 
     #[test]
+    fn a_plain_line_sends_one_packet_at_a_time_at_its_rate() {
+        let q = Box::new(DropTail::new(Limit::Packets(100)));
+        let service = Service::Plain {
+            rate: Rate::from_mbps(12),
+        };
+        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1));
+        for _ in 0..3 {
+            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                .unwrap();
+        }
+        // 1500 B on the wire at 12 Mb/s: 1 ms each, back to back
+        let ms = |n: u64| Time::from_millis(n);
+        assert_eq!(
+            drain(&mut b, Time::ZERO),
+            vec![(ms(0), ms(1)), (ms(1), ms(2)), (ms(2), ms(3))]
+        );
+    }
+
+    #[test]
     fn a_rate_change_reaches_the_line() {
         let q = Box::new(DropTail::new(Limit::Packets(100)));
         let service = Service::Plain {
