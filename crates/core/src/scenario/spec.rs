@@ -110,14 +110,21 @@ impl Default for ShaperSpec {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum QueueSpec {
-    Droptail { limit: LimitField },
+    Droptail {
+        #[serde(default = "txqueuelen")]
+        limit: LimitField,
+    },
+}
+
+/// Linux's default `txqueuelen` of 1000 packets.
+fn txqueuelen() -> LimitField {
+    LimitField(super::units::LimitSpec::Packets(1000))
 }
 
 impl Default for QueueSpec {
-    /// Linux's default `txqueuelen` of 1000 packets.
     fn default() -> Self {
         QueueSpec::Droptail {
-            limit: LimitField(super::units::LimitSpec::Packets(1000)),
+            limit: txqueuelen(),
         }
     }
 }

@@ -65,6 +65,12 @@ fn a_kind_s_name_alone_stands_for_its_table_and_its_errors_name_the_field() {
         (e.path.as_str(), e.message.as_str()),
         ("flow[0].app", "missing field `video`")
     );
+    // a drop-tail queue without a limit holds Linux's 1000 packets, as no queue at all does
+    for queue in [json!("droptail"), json!({"kind": "droptail"})] {
+        let mut v = base();
+        v["bottleneck"]["queue"] = queue;
+        assert_eq!(parse(&v).unwrap().bottleneck.limit, Limit::Packets(1000));
+    }
     let e = error_of(|v| v["bottleneck"]["queue"] = json!("fifo"));
     assert_eq!(e.path, "bottleneck.queue");
     assert!(e.message.starts_with("unknown variant `fifo`"), "{e}");
