@@ -203,6 +203,23 @@ mod tests {
         )
     }
 
+    /// A plain line of `mbps` behind a drop-tail queue of `limit` packets, without loss.
+    fn plain(mbps: u64, limit: u32) -> Bottleneck {
+        let q = Box::new(DropTail::new(Limit::Packets(limit)));
+        let service = Service::Plain {
+            rate: Rate::from_mbps(mbps),
+        };
+        Bottleneck::new(q, service, 0.0, Rng::stream(1, 1))
+    }
+
+    /// `n` full-sized packets (1448 B of payload, 1500 B on the wire) arriving at 0.
+    fn fill(b: &mut Bottleneck, n: usize) {
+        for _ in 0..n {
+            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
+                .unwrap();
+        }
+    }
+
     /// Releases until the bottleneck is idle: (start, end) of each departure.
     fn drain(b: &mut Bottleneck, mut now: Time) -> Vec<(Time, Time)> {
         let mut out = Vec::new();
@@ -233,10 +250,7 @@ mod tests {
     #[test]
     fn a_full_bucket_lets_a_burst_leave_at_line_rate_then_the_token_rate_takes_over() {
         let mut b = tbf(3000);
-        for _ in 0..4 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
-                .unwrap();
-        }
+        fill(&mut b, 4);
         assert_eq!(b.backlog_bytes(), 6000);
         let d = drain(&mut b, Time::ZERO);
         let starts: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos() / 1000).collect();
@@ -253,10 +267,7 @@ mod tests {
     fn a_shaped_head_behind_a_busy_line_waits_once_for_the_later_of_line_and_tokens() {
         let mut b = tbf(3000);
         let mut drops = Vec::new();
-        for _ in 0..3 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
-                .unwrap();
-        }
+        fill(&mut b, 3);
         assert!(matches!(
             b.release(Time::ZERO, &mut drops),
             Release::Depart { .. }
@@ -300,15 +311,8 @@ mod tests {
 
     #[test]
     fn a_plain_line_sends_one_packet_at_a_time_at_its_rate() {
-        let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let service = Service::Plain {
-            rate: Rate::from_mbps(12),
-        };
-        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1));
-        for _ in 0..3 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
-                .unwrap();
-        }
+        let mut b = plain(12, 100);
+        fill(&mut b, 3);
         // 1500 B on the wire at 12 Mb/s: 1 ms each, back to back
         let ms = |n: u64| Time::from_millis(n);
         assert_eq!(
@@ -319,14 +323,9 @@ mod tests {
 
     #[test]
     fn a_rate_change_reaches_the_line() {
-        let q = Box::new(DropTail::new(Limit::Packets(100)));
-        let service = Service::Plain {
-            rate: Rate::from_mbps(12),
-        };
-        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1));
+        let mut b = plain(12, 100);
         b.set_rate(Time::ZERO, Rate::ZERO);
-        b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
-            .unwrap();
+        fill(&mut b, 1);
         assert!(matches!(
             b.release(Time::ZERO, &mut Vec::new()),
             Release::Idle
@@ -406,16 +405,8 @@ mod tests {
 
     #[test]
     fn the_queue_behind_netem_still_drops_at_its_own_limit() {
-        let q = Box::new(DropTail::new(Limit::Packets(2)));
-        let service = Service::Plain {
-            rate: Rate::from_mbps(1),
-        };
-        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1))
-            .with_netem(DelayLine::new(Duration::from_millis(10), 1000));
-        for _ in 0..5 {
-            b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO))
-                .unwrap();
-        }
+        let mut b = plain(1, 2).with_netem(DelayLine::new(Duration::from_millis(10), 1000));
+        fill(&mut b, 5);
         let mut drops = Vec::new();
         let release = b.release(Time::from_millis(10), &mut drops);
         // as netem_dequeue does, every due packet moves into the queue before the head

@@ -24,6 +24,11 @@ enum Spec {
     Table(serde_json::Value),
 }
 
+/// The table a kind's name alone stands for: `{ kind = name }`.
+fn named(name: &str) -> Value {
+    serde_json::json!({ "kind": name })
+}
+
 /// Reads a kind name or a table with `kind` as `T` (a `kind`-tagged enum). An error starts
 /// with the field at fault, when one alone is (`kind` itself when a table names no known kind,
 /// `bbr.cwnd_gain` inside a table within the table); the allowed `kinds` end it when neither a
@@ -36,7 +41,7 @@ where
 {
     let allowed = || format!("allowed kinds: {}", kinds.join(", "));
     let (table, written_as_table) = match Spec::deserialize(d)? {
-        Spec::Name(name) => (serde_json::json!({ "kind": name }), false),
+        Spec::Name(name) => (named(&name), false),
         Spec::Table(v) if v.is_object() => (v, true),
         Spec::Table(v) => {
             return Err(D::Error::custom(format!(
@@ -191,8 +196,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
     let fields = match table {
         Value::Object(fields) => fields,
         Value::String(name) => {
-            let table = Value::Object(Map::from_iter([("kind".into(), name.as_str().into())]));
-            return parse(&table, path).map_err(|e| error(path.into(), e.message));
+            return parse(&named(name), path).map_err(|e| error(path.into(), e.message));
         }
         other => {
             return Err(error(
