@@ -11,7 +11,7 @@
 //! * Errors in plain words: a field that takes a name and is given another type lists the
 //!   names (`expected_names`), where serde would say "expected value" or "expected string or map".
 
-use super::ScenarioError;
+use super::{err, ScenarioError};
 use serde::de::{DeserializeOwned, Error, Unexpected};
 use serde::{Deserialize, Deserializer};
 use serde_json::{Map, Value};
@@ -192,17 +192,16 @@ pub(crate) fn at_path<'v>(
 /// Parses the table at `path` as the variant of `T` its `kind` names; a kind's name alone
 /// (`app = "bulk"`) stands for the table of `kind` alone, and its errors name `path`.
 pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, ScenarioError> {
-    let error = |at: String, message: String| ScenarioError { path: at, message };
     let fields = match table {
         Value::Object(fields) => fields,
         Value::String(name) => {
-            return parse(&named(name), path).map_err(|e| error(path.into(), e.message));
+            return parse(&named(name), path).map_err(|e| ScenarioError::new(path, e.message));
         }
         other => {
-            return Err(error(
-                path.into(),
+            return err(
+                path,
                 format!("expected a kind name or a table {{ kind = \"...\", ... }}, got {other}"),
-            ))
+            )
         }
     };
     // "`bulk` or `dash`": serde's list, from a kind named by no variant
@@ -218,12 +217,12 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
     let kind = match fields.get("kind") {
         Some(Value::String(kind)) => kind.clone(),
         Some(other) => {
-            return Err(error(
+            return err(
                 format!("{path}.kind"),
                 format!("expected a kind name, got {other}{}", kinds()),
-            ))
+            )
         }
-        None => return Err(error(format!("{path}.kind"), format!("missing{}", kinds()))),
+        None => return err(format!("{path}.kind"), format!("missing{}", kinds())),
     };
     let rest: Map<String, Value> = fields
         .iter()
@@ -252,7 +251,7 @@ pub fn parse<T: DeserializeOwned>(table: &Value, path: &str) -> Result<T, Scenar
         } else {
             format!("{path}{inner}")
         };
-        error(at, message)
+        ScenarioError::new(at, message)
     })
 }
 

@@ -49,11 +49,23 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+impl ScenarioError {
+    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Self {
+        ScenarioError {
+            path: path.into(),
+            message: message.into(),
+        }
+    }
+}
+
 fn err<T>(path: impl Into<String>, message: impl Into<String>) -> Result<T, ScenarioError> {
-    Err(ScenarioError {
-        path: path.into(),
-        message: message.into(),
-    })
+    Err(ScenarioError::new(path, message))
+}
+
+/// For `map_err` on a check that words its own message: the message becomes the error at `path`.
+fn at(path: impl Into<String>) -> impl FnOnce(String) -> ScenarioError {
+    let path = path.into();
+    move |message| ScenarioError::new(path, message)
 }
 
 /// "`n` bytes is smaller than `what`: allowed ≥ `min` bytes`why`", with "1 byte" for one.
@@ -260,10 +272,10 @@ impl Scenario {
                         &message,
                     )
                 });
-            ScenarioError {
-                path: e.path().to_string().trim_start_matches('.').to_string(),
-                message: names.unwrap_or_else(|| in_words(&message)),
-            }
+            ScenarioError::new(
+                e.path().to_string().trim_start_matches('.'),
+                names.unwrap_or_else(|| in_words(&message)),
+            )
         })?;
         resolve(spec)
     }
@@ -381,10 +393,7 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 );
             }
         }
-        f.cc.validate().map_err(|m| ScenarioError {
-            path: format!("{path}.cc"),
-            message: m,
-        })?;
+        f.cc.validate().map_err(at(format!("{path}.cc")))?;
         let rcvbuf = f.rcvbuf.map_or(DEFAULT_RCVBUF, |s| s.0);
         if rcvbuf < f.mss as u64 {
             return err(
@@ -479,10 +488,7 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 init_segment,
                 page,
             } = d.as_ref();
-            let mut video = resolve_video(video).map_err(|m| ScenarioError {
-                path: format!("{path}.app.video"),
-                message: m,
-            })?;
+            let mut video = resolve_video(video).map_err(at(format!("{path}.app.video")))?;
             let init_bytes = init_segment.map_or(INIT_SEGMENT_BYTES, |b| b.0);
             video.init_bytes = init_bytes;
             let page: Vec<u64> = page.iter().flatten().map(|b| b.0).collect();
@@ -495,15 +501,11 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
             let abr = abr.clone().unwrap_or_default();
             abr.validate()
                 .and_then(|()| abr.check_video(&video))
-                .map_err(|m| ScenarioError {
-                    path: format!("{path}.app.abr"),
-                    message: m,
-                })?;
+                .map_err(at(format!("{path}.app.abr")))?;
             let profile = profile.clone().unwrap_or_default();
-            profile.validate().map_err(|m| ScenarioError {
-                path: format!("{path}.app.profile"),
-                message: m,
-            })?;
+            profile
+                .validate()
+                .map_err(at(format!("{path}.app.profile")))?;
             let max_connections = max_connections.unwrap_or(http::H1_MAX_CONNECTIONS as u32);
             if !(1..=http::H1_MAX_CONNECTIONS as u32).contains(&max_connections) {
                 return err(
@@ -524,10 +526,9 @@ fn resolve_app(app: &AppTable, path: &str) -> Result<AppSpec, ScenarioError> {
                 Some(r) => {
                     let mut audio =
                         Video::audio(r.0.bps_f64(), video.segment_duration, video.segments);
-                    audio.check_segment_bytes().map_err(|m| ScenarioError {
-                        path: format!("{path}.app.audio"),
-                        message: m,
-                    })?;
+                    audio
+                        .check_segment_bytes()
+                        .map_err(at(format!("{path}.app.audio")))?;
                     audio.init_bytes = init_bytes;
                     Some(audio)
                 }
@@ -631,14 +632,15 @@ fn check_one_packet_fits(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), Scen
 fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioError> {
     let trace = match &b.trace {
         Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
-                path: "bottleneck.trace".into(),
-                message: format!("cannot read {path:?}: {e}"),
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                ScenarioError::new("bottleneck.trace", format!("cannot read {path:?}: {e}"))
             })?;
             let format = TraceFormat::of(path, &text);
-            let trace = format.read(&text).map_err(|m| ScenarioError {
-                path: "bottleneck.trace".into(),
-                message: format!("{path:?} is not a valid {}: {m}", format.describe()),
+            let trace = format.read(&text).map_err(|m| {
+                ScenarioError::new(
+                    "bottleneck.trace",
+                    format!("{path:?} is not a valid {}: {m}", format.describe()),
+                )
             })?;
             Some(TraceFile {
                 path: path.clone(),
@@ -815,9 +817,8 @@ fn resolve_telemetry(
         None => Some(DEFAULT_INTERVAL),
         Some("ack") => None,
         Some(s) => {
-            let d = units::parse_duration(s).map_err(|m| ScenarioError {
-                path: "telemetry.interval".into(),
-                message: format!("{m}, or \"ack\""),
+            let d = units::parse_duration(s).map_err(|m| {
+                ScenarioError::new("telemetry.interval", format!("{m}, or \"ack\""))
             })?;
             if d < MIN_INTERVAL {
                 return err(

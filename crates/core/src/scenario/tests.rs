@@ -110,10 +110,7 @@ fn an_error_reads_path_colon_message_or_the_message_alone() {
         e.to_string(),
         "duration: \"0s\": the duration must be positive"
     );
-    let e = ScenarioError {
-        path: String::new(),
-        message: "expected a table".into(),
-    };
+    let e = ScenarioError::new("", "expected a table");
     assert_eq!(e.to_string(), "expected a table");
 }
 
