@@ -26,8 +26,8 @@ use crate::time::{Duration, Time};
 /// `g` and what decides how it moves.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct AdaptiveGain {
-    /// The artifact's `bbr->cwnd_gain`.
-    pub g: f64,
+    /// The artifact's `bbr->cwnd_gain`, a C `float`: each value it takes is rounded to f32.
+    pub g: f32,
     /// Newest RTT sample (QUIC `latest_rtt`).
     pub rtt_latest: Option<Duration>,
     /// When a loss was last detected (the artifact's `loss_timer`).
@@ -37,7 +37,7 @@ pub(super) struct AdaptiveGain {
 impl AdaptiveGain {
     pub fn new(g: f64) -> Self {
         AdaptiveGain {
-            g,
+            g: g as f32,
             rtt_latest: None,
             last_loss: None,
         }
@@ -62,15 +62,16 @@ impl AdaptiveGain {
                 // Unsigned wrap (rtt < min_rtt), or min_rtt still "infinite": saturates.
                 _ => f64::INFINITY,
             };
-            self.g = (1.0 + p.mu * excess).min(p.g_max);
+            self.g = (1.0 + p.mu * excess).min(p.g_max) as f32;
         } else if !in_recovery {
-            self.g = (self.g + p.alpha * acked as f64 / bdp1).min(p.g_max);
+            self.g = (f64::from(self.g) + p.alpha * acked as f64 / bdp1).min(p.g_max) as f32;
         }
     }
 
     /// The gain `set_cwnd` uses: the probing floor and the no-loss boost on top of `g`.
+    /// Like g, it is a `float` in the artifact (`float gain = bbr->cwnd_gain`).
     pub fn effective(&self, p: &Params, now: Time, pacing_gain: f64) -> f64 {
-        let mut gain = self.g;
+        let mut gain = f64::from(self.g);
         if pacing_gain > 1.0 {
             gain = gain.max(p.probe_floor);
             let quiet = Duration::from_millis(p.no_loss_boost_ms);
@@ -81,6 +82,14 @@ impl AdaptiveGain {
                 gain = gain.max(p.g_max);
             }
         }
-        gain
+        f64::from(gain as f32)
+    }
+
+    /// The artifact's test for its hard cap, `bbr->cwnd_gain < max_ngx_bbr_cwnd_gain`: a
+    /// `float` against a `double`. A g_max that a float cannot hold exactly (2.05) is stored
+    /// below itself, so g at g_max still passes and the cap holds in every mode but STARTUP
+    /// and DRAIN (g = 2.885).
+    pub fn below_max(&self, p: &Params) -> bool {
+        f64::from(self.g) < p.g_max
     }
 }

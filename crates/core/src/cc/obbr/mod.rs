@@ -11,7 +11,8 @@
 //!    buffer was, and the cwnd gain becomes the share μ of it:
 //!    `g = min(1 + μ·(RTT_latest − RTprop)/RTprop, g_max)`; without loss (and
 //!    outside recovery) it regrows by `α·acked/BDP` per ACK. While g < g_max,
-//!    cwnd is also hard-capped at `max(gain·BDP, 4)`, without v1's allowances.
+//!    cwnd is also hard-capped at `max(gain·BDP, 4)`, without v1's allowances;
+//!    in the artifact's float arithmetic that holds at g = g_max = 2.05 too.
 //! 2. **Timely bandwidth updates** (`bw_drop.rs`). k consecutive samples below
 //!    0.75·BtlBw, or more than k RTTs above 2.5·RTprop, followed by a loss,
 //!    replace the max filter's estimate by the mean of the last k samples; the
@@ -24,7 +25,8 @@
 //!             bandwidth-drop sample bookkeeping (PROBE_BW, valid, not app-limited)
 //!             BBR v1 update_model;  on a mode entry g := that mode's v1 cwnd gain
 //!             recovery epoch;  set_pacing_rate;  set_cwnd(gain used)
-//!             if g < g_max: cwnd = min(cwnd, max(gain used · bdp, 4))   (bytes, as packets admitted)
+//!             if g < g_max: cwnd = min(cwnd, max(gain used · bdp, 4))   (bytes, as packets admitted;
+//!                                                    g a C float, g_max a double: 2.05f < 2.05)
 //!   gain used = g, but ≥ 1.25 while pacing_gain > 1, and ≥ g_max there after 3 s without loss
 //! ```
 //!
@@ -56,6 +58,7 @@
 //! | probing floor | g ≥ 1.25 when probing | same, plus g_max after 3 s without loss | `probe_floor`, `no_loss_boost_ms` |
 //! | STARTUP | — | oBBR idle in STARTUP unless ≥ 10 % of delivered was lost | `startup_loss_percent` |
 //! | RTT < RTprop | — | unsigned wrap: g = g_max | `clamp_rtt_excess` (g = 1) |
+//! | hard cap | — | while `g < g_max`; g is a `float`, g_max a `double`, so 2.05 stored in g is below 2.05 and the cap holds at g_max too (not in STARTUP/DRAIN, g = 2.885) | a `g_max` a float holds exactly (2.0, 2.5) lifts it at g_max |
 //!
 //! # References
 //!
@@ -91,9 +94,9 @@
 //!   `max(gain·BDP, 4)`, without v1's quantization budget, while v1's test for
 //!   ending the 1.25 probing phase asks for `quantization_budget(1.25·BDP) + 2`
 //!   in flight (the artifact's own test asks for 1.25·BDP, as the artifact base
-//!   does). So while g < g_max, a probing phase on the Linux base ends at the
-//!   next loss rather than after one min_rtt; with random loss (the paper's
-//!   setting) that is within about a round.
+//!   does). So unless the no-loss boost raises the gain to g_max, a probing phase
+//!   on the Linux base ends at the next loss rather than after one min_rtt; with
+//!   random loss (the paper's setting) that is within about a round.
 //!
 //! # Constants
 //!
@@ -310,7 +313,7 @@ impl Obbr {
 
     /// The adaptive gain g (before the probing floor and the no-loss boost).
     pub fn g(&self) -> f64 {
-        self.gain.g
+        f64::from(self.gain.g)
     }
 
     /// The BBR v1 model underneath.
@@ -332,7 +335,7 @@ impl Obbr {
     fn sync_mode(&mut self) {
         if self.bbr.entries() != self.seen_entries {
             self.seen_entries = self.bbr.entries();
-            self.gain.g = self.entry_gain(self.bbr.state());
+            self.gain.g = self.entry_gain(self.bbr.state()) as f32;
         }
     }
 
@@ -400,7 +403,7 @@ impl CongestionControl for Obbr {
         }
         let gain = self.gain.effective(&self.p, now, self.bbr.pacing_gain());
         self.bbr.set_outputs(conn, rs, gain);
-        if rs.acked_sacked > 0 && self.gain.g < self.p.g_max {
+        if rs.acked_sacked > 0 && self.gain.below_max(&self.p) {
             // The artifact's `in_flight < window` admits a last partial packet.
             let cap = self.bbr.artifact_target_packets(self.bbr.bw(), gain).ceil();
             self.bbr.cap_cwnd(cap as u32);

@@ -52,8 +52,14 @@ fn probe_bw_on(p: &Params, phase: usize, host: &HostShared) -> AckDriver<Obbr> {
     run(seed, host.clone())
 }
 
+/// g is the artifact's C `float`: equal to `b` within the rounding of some 50 float steps.
 fn close(a: f64, b: f64) -> bool {
-    (a - b).abs() < 1e-9
+    (a - b).abs() < 1e-5
+}
+
+/// A gain as the artifact's `float` holds it.
+fn float(gain: f64) -> f64 {
+    f64::from(gain as f32)
 }
 
 #[test]
@@ -95,16 +101,30 @@ fn defaults_match_spec() {
 }
 
 #[test]
-fn entering_probe_bw_sets_g_to_two_and_caps_cwnd_at_two_bdp_until_g_reaches_g_max() {
+fn entering_probe_bw_sets_g_to_two_and_caps_cwnd_at_the_gain_times_bdp_even_at_g_max() {
     let mut d = probe_bw(&Params::default(), 2);
     assert_eq!(d.cc.g(), 2.0);
     d.ack(steady());
     // g = 2.002 < 2.05: cwnd ≤ ceil(2.002 · 10) = 21, below v1's even(20 + 2 + 6) = 28.
     assert!(close(d.cc.g(), 2.002));
     assert_eq!(d.cc.cwnd(), 21);
-    d.acks(30, steady()); // 2.002 + 30 · 0.002 > 2.05: no cap, v1's target at gain 2.05
-    assert_eq!(d.cc.g(), 2.05);
-    assert_eq!(d.cc.cwnd(), 30); // even(ceil(20.5) + 2 + 6), v1 itself: even(20 + 2 + 6) = 28
+    d.acks(30, steady()); // 2.002 + 30 · 0.002 > 2.05: g = 2.05 as a float, 2.0499999523…
+    assert_eq!(d.cc.g(), float(2.05));
+    // ... which is below the double 2.05, so the cap still holds: ceil(20.499999…) = 21,
+    // where v1's target at gain 2.05 is even(ceil(20.5) + 2 + 6) = 30.
+    assert_eq!(d.cc.cwnd(), 21);
+}
+
+#[test]
+fn a_g_max_a_float_holds_exactly_lifts_the_cap_once_g_reaches_it() {
+    let p = Params {
+        g_max: 2.5,
+        ..Params::default()
+    };
+    let mut d = probe_bw(&p, 2);
+    d.acks(260, steady()); // 2 + 260 · 0.002 > 2.5: g = g_max exactly, no cap
+    assert_eq!(d.cc.g(), 2.5);
+    assert_eq!(d.cc.cwnd(), 34); // v1's even(ceil(2.5 · 10) + 2 + 6), not the cap's 25
 }
 
 #[test]
@@ -134,7 +154,7 @@ fn below_g_max_cwnd_is_hard_capped_at_the_gain_times_bdp() {
     d.ack(ack(14, 1000.0).lost(1));
     // v1 alone: min(20 − 1 + 2, even(ceil(1.2 · 10) + 2 + 6)) = 20; oBBR caps at 12.
     assert_eq!(d.cc.cwnd(), 12);
-    assert_eq!(d.cc.metrics().cwnd_gain, Some(1.2));
+    assert_eq!(d.cc.metrics().cwnd_gain, Some(float(1.2)));
 }
 
 #[test]
@@ -158,11 +178,11 @@ fn g_regrows_by_alpha_per_bdp_acked_once_recovery_ends() {
     // ACKs at t0 + 2 … t0 + 12 ms acknowledge packets sent at or before t0 … + 2 ms:
     // recovery ends on the last of them, after its gain step.
     d.acks(6, steady());
-    assert_eq!(d.cc.g(), 1.2);
+    assert_eq!(d.cc.g(), float(1.2));
     d.acks(50, steady());
     assert!(close(d.cc.g(), 1.2 + 50.0 * 0.002), "g = {}", d.cc.g());
     d.acks(500, steady());
-    assert_eq!(d.cc.g(), 2.05);
+    assert_eq!(d.cc.g(), float(2.05));
 }
 
 #[test]
@@ -211,10 +231,10 @@ fn probing_uses_at_least_1_25_and_g_max_after_three_quiet_seconds() {
         d.ack(steady());
         assert!(d.cc.bbr().is_probing_phase());
         let boosted = d.now > t_loss + ms(3000);
-        let want = if boosted { 2.05 } else { 1.25 };
+        let want = if boosted { float(2.05) } else { 1.25 };
         assert_eq!(d.cc.metrics().cwnd_gain, Some(want), "at {:?}", d.now);
     }
-    assert_eq!(d.cc.g(), 1.2);
+    assert_eq!(d.cc.g(), float(1.2));
     assert_eq!(d.cc.cwnd(), 15); // 13 + 2, growing toward the new cap ceil(2.05 · 10) = 21
 }
 
