@@ -10,7 +10,7 @@
 use crate::cc::{CaState, CcInit, CcMetrics, CongestionControl, Conn, SentPacket, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
-use crate::transport::rate_sample::{RateSample, Reference};
+use crate::transport::rate_sample::{RateSample, Reference, TxSnapshot};
 use crate::units::Rate;
 
 pub const MSS: u32 = 1448;
@@ -46,6 +46,8 @@ pub struct Ack {
     pub after: Duration,
     /// How long before this ACK the newest lost packet was sent (default: its RTT sample).
     pub lost_sent_ago: Option<Duration>,
+    /// Each lost packet's send-time snapshot (default: none, as a SACK leaves it).
+    pub lost_snapshot: TxSnapshot,
 }
 
 impl Ack {
@@ -60,6 +62,7 @@ impl Ack {
             delayed: false,
             after,
             lost_sent_ago: None,
+            lost_snapshot: TxSnapshot::default(),
         }
     }
     pub fn rtt(mut self, rtt: Duration) -> Self {
@@ -74,6 +77,11 @@ impl Ack {
     pub fn lost_sent(mut self, n: u32, ago: Duration) -> Self {
         self.lost = n;
         self.lost_sent_ago = Some(ago);
+        self
+    }
+    /// The lost packets were sent with this snapshot of the connection.
+    pub fn lost_snapshot(mut self, sent: TxSnapshot) -> Self {
+        self.lost_snapshot = sent;
         self
     }
     /// A rate sample of `pkts_per_sec` measured over `interval`.
@@ -132,7 +140,11 @@ impl<C: CongestionControl> AckDriver<C> {
         self.now += a.after;
         let prior_in_flight = self.conn.inflight;
         self.conn.delivered += a.acked as u64;
-        self.conn.lost += a.lost as u64;
+        for _ in 0..a.lost {
+            self.conn.lost += 1;
+            self.cc
+                .on_packet_lost(self.now, &self.conn, &a.lost_snapshot);
+        }
         self.conn.inflight = self.conn.inflight.saturating_sub(a.acked + a.lost);
         self.conn.snd_una_advanced = a.acked > 0;
         self.conn.snd_una += a.acked as u64 * MSS as u64;
@@ -221,7 +233,11 @@ impl<C: CongestionControl> AckDriver<C> {
             new_episode: self.conn.ca_state < CaState::Recovery,
             ..marked
         };
-        self.conn.lost += self.conn.inflight as u64;
+        for _ in 0..self.conn.inflight {
+            self.conn.lost += 1;
+            self.cc
+                .on_packet_lost(self.now, &self.conn, &TxSnapshot::default());
+        }
         self.conn.inflight = 0;
         self.conn.ca_state = CaState::Loss;
         self.cc.on_rto(self.now, &self.conn, &timeout);

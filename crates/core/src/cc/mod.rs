@@ -19,6 +19,7 @@
 //! | `on_ack`             | `tcp_cong_control` (after `tcp_rate_gen`), every ACK  |
 //! | `on_recovery_start`  | `tcp_enter_recovery` → `ssthresh()`                   |
 //! | `on_rto`             | `tcp_enter_loss` → `ssthresh()`, cwnd = inflight + 1, `set_state(Loss)` |
+//! | `on_packet_lost`     | `tcp_sum_lost` → `skb_marked_lost()`, per packet RACK or an RTO marks lost, before the ACK's or timeout's other hooks |
 //! | `on_loss_detected`   | RACK marks packets lost (QUIC stacks' per-loss `on_lost`) |
 //! | `on_packet_sent`     | per transmitted segment (PRR's `prr_out`)             |
 //! | `on_tx_start`        | `cwnd_event(CA_EVENT_TX_START)` (restart after idle)  |
@@ -27,7 +28,7 @@
 use crate::engine::Rng;
 use crate::scenario::kind::name_or_table;
 use crate::time::{Duration, Time};
-use crate::transport::rate_sample::RateSample;
+use crate::transport::rate_sample::{RateSample, TxSnapshot};
 use crate::units::Rate;
 use serde::{Deserialize, Deserializer};
 use std::any::Any;
@@ -223,6 +224,12 @@ pub trait CongestionControl {
 
     /// Retransmission timeout (Linux `tcp_enter_loss`), with what it marked lost.
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout);
+
+    /// The TCP core marked one packet lost (Linux `skb_marked_lost`, BBRv2/v3's per-loss
+    /// hook): RACK on an ACK or its reorder timer, or an RTO, before that event's other
+    /// hooks. `conn.lost` counts this packet and those marked before it; `sent` is its
+    /// send-time snapshot.
+    fn on_packet_lost(&mut self, _now: Time, _conn: &Conn, _sent: &TxSnapshot) {}
 
     /// Loss detection marked packets lost (on an ACK, before `on_ack`, or on the reorder
     /// timer): the QUIC stacks' per-loss `on_lost` (`ngx_bbr_on_lost`, `CubicOnLost`).

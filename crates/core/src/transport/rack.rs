@@ -102,16 +102,29 @@ impl Rack {
     }
 
     /// `tcp_rack_mark_lost`: runs detection only if an ACK advanced RACK.
-    pub fn on_ack(&mut self, now: Time, sb: &mut Scoreboard, reo_wnd: Duration) -> Detection {
+    pub fn on_ack(
+        &mut self,
+        now: Time,
+        sb: &mut Scoreboard,
+        reo_wnd: Duration,
+        marked: &mut Vec<u64>,
+    ) -> Detection {
         if !self.advanced {
             return Detection::default();
         }
         self.advanced = false;
-        self.detect(now, sb, reo_wnd)
+        self.detect(now, sb, reo_wnd, marked)
     }
 
-    /// `tcp_rack_detect_loss`: also run directly when the reorder timer fires.
-    pub fn detect(&mut self, now: Time, sb: &mut Scoreboard, reo_wnd: Duration) -> Detection {
+    /// `tcp_rack_detect_loss`: also run directly when the reorder timer fires. Appends
+    /// the packets it marks lost to `marked`, oldest sent first.
+    pub fn detect(
+        &mut self,
+        now: Time,
+        sb: &mut Scoreboard,
+        reo_wnd: Duration,
+        marked: &mut Vec<u64>,
+    ) -> Detection {
         let mut out = Detection::default();
         let Some(rack_time) = self.xmit_time else {
             return out;
@@ -139,6 +152,7 @@ impl Rack {
             let deadline = t + self.rtt + reo_wnd;
             if deadline <= now {
                 sb.mark_lost(idx);
+                marked.push(idx);
                 out.newly_lost += 1;
                 out.newest_lost_sent = Some(t);
                 stale += 1;
@@ -209,8 +223,9 @@ mod tests {
             None,
         );
         assert_eq!(reo, Duration::ZERO);
-        let d = rack.on_ack(now, &mut sb, reo);
-        assert_eq!(d.newly_lost, 1);
+        let mut marked = vec![];
+        let d = rack.on_ack(now, &mut sb, reo, &mut marked);
+        assert_eq!((d.newly_lost, marked), (1, vec![0]));
         assert!(sb.get(0).unwrap().lost);
         assert!(
             !sb.get(4).unwrap().lost,
@@ -233,7 +248,8 @@ mod tests {
         let min_rtt = Some(Duration::from_millis(80));
         let reo = rack.reo_wnd(CaState::Disorder, sb.sacked_out, min_rtt, min_rtt);
         assert_eq!(reo, Duration::from_millis(20));
-        let d = rack.on_ack(now, &mut sb, reo);
+        let mut marked = vec![];
+        let d = rack.on_ack(now, &mut sb, reo, &mut marked);
         // segment 0: sent at 0, rack.rtt = 99 ms → lost at 119 ms; timer = +19 ms + 2 ms slack
         assert_eq!(
             d,
@@ -243,8 +259,10 @@ mod tests {
                 reorder_deadline: Some(Time::from_millis(121))
             }
         );
-        let d = rack.detect(Time::from_millis(119), &mut sb, reo);
+        assert!(marked.is_empty());
+        let d = rack.detect(Time::from_millis(119), &mut sb, reo, &mut marked);
         assert_eq!((d.newly_lost, d.newest_lost_sent), (1, Some(Time::ZERO)));
+        assert_eq!(marked, [0]);
     }
 
     #[test]
@@ -306,7 +324,7 @@ mod tests {
                 false,
                 None,
             );
-            let d = rack.detect(now, &mut sb, Duration::ZERO);
+            let d = rack.detect(now, &mut sb, Duration::ZERO, &mut vec![]);
             assert_eq!(d.newly_lost, 1);
             let kept: Vec<u64> = rack.sent.iter().map(|&(_, idx)| idx).collect();
             let want: Vec<u64> = if dropped {

@@ -30,6 +30,7 @@ use crate::cc::bbr::BwFilter;
 use crate::cc::Conn;
 use crate::time::Time;
 use crate::transport::rate_sample::RateSample;
+use crate::transport::rate_sample::TxSnapshot;
 
 /// BBRv2's max-bw filter, `bw_hi[2]`: the max sample of the current and the
 /// previous PROBE_BW bandwidth-probe cycle. App-limited samples count only if
@@ -353,14 +354,45 @@ impl Bbr2 {
         self.cwnd = self.cwnd.min(cap);
     }
 
-    /// Losses the transport marked since the last hook: Linux calls
-    /// `bbr2_skb_marked_lost` for each, which notes a loss round (see the module
-    /// header of `mod.rs` for what the missing per-packet snapshot changes).
-    pub(super) fn note_marked_losses(&mut self, conn: &Conn) {
-        if conn.lost > self.lost_seen {
-            self.note_loss(conn);
+    /// Linux `bbr2_skb_marked_lost` (v3 `bbr_skb_marked_lost`): a packet marked lost
+    /// notes a loss round and, if it was sent while probing and `lost_packet_check` is on,
+    /// is judged on its own flight. If the losses since it was sent are too high,
+    /// inflight_hi is set where that flight's loss rate crossed `loss_thresh`.
+    pub(super) fn packet_lost(&mut self, now: Time, conn: &Conn, sent: &TxSnapshot) {
+        self.note_loss(conn);
+        // "not an skb sent while probing for bandwidth"; a snapshot a SACK used is no flight
+        if !self.p.lost_packet_check
+            || !self.probe.bw_probe_samples
+            || sent.delivered_time.is_none()
+        {
+            return;
         }
-        self.lost_seen = conn.lost;
+        let mut s = LossSample {
+            lost: conn.lost - sent.lost,
+            tx_in_flight: sent.tx_in_flight,
+            is_app_limited: sent.is_app_limited,
+            ..LossSample::default()
+        };
+        if self.is_inflight_too_high(&s) {
+            s.tx_in_flight = self.inflight_at_loss(&s);
+            self.handle_inflight_too_high(now, conn, &s);
+        }
+    }
+
+    /// Linux `bbr2_inflight_hi_from_lost_skb`: the in-flight level within the lost
+    /// packet's flight (one packet, `tcp_skb_pcount`) at which the loss rate crossed
+    /// `loss_thresh`: the flight before it, plus the prefix of further sending that the
+    /// loss budget left, `(budget − lost before it) / (1 − loss_thresh)`.
+    fn inflight_at_loss(&self, s: &LossSample) -> u32 {
+        let inflight_prev = s.tx_in_flight - 1;
+        let lost_prev = s.lost - 1;
+        let budget = (inflight_prev as f64 * self.p.loss_thresh).ceil() as u64;
+        let prefix = if lost_prev >= budget {
+            0 // "previous losses crossed loss_thresh"
+        } else {
+            ((budget - lost_prev) as f64 / (1.0 - self.p.loss_thresh)).floor() as u32
+        };
+        inflight_prev.saturating_add(prefix)
     }
 
     /// v3 `bbr_note_loss`: the first loss of a round restarts the loss round (unless

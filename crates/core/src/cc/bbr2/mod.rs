@@ -25,6 +25,8 @@
 //!   cap      = inflight_hi in DOWN/REFILL/UP;  inflight_hi − max(1, 0.15 · inflight_hi) in CRUISE
 //!              and PROBE_RTT;  then min(cap, inflight_lo), at least 4
 //!   probe sees lost > 2 % · tx_in_flight  →  inflight_hi = max(tx_in_flight, 0.7 · target_inflight)
+//!     (judged per ACK on its newest delivered packet, and per lost packet on its own flight,
+//!      where tx_in_flight becomes the level at which that flight's loss crossed 2 %)
 //!   loss in a round, not probing           →  bw_lo       = max(bw_latest,       0.7 · bw_lo)
 //!                                              inflight_lo = max(inflight_latest, 0.7 · inflight_lo)
 //!   pacing   = bw · mss · pacing_gain · 0.99                          bytes/s
@@ -68,8 +70,10 @@
 //!           or STARTUP    otherwise
 //! ```
 //!
-//! Per ACK (`on_ack`, Linux `bbr2_main`) in this order: note losses the
-//! transport marked; round start, ECN alpha; bandwidth sample; (v3: latest
+//! Per packet marked lost (`on_packet_lost`, Linux `bbr2_skb_marked_lost`), before the
+//! ACK's or timeout's other hooks: restart the loss round at the round's first loss; if
+//! probing, judge the packet's flight. Per ACK (`on_ack`, Linux `bbr2_main`) in this
+//! order: round start, ECN alpha; bandwidth sample; (v3: latest
 //! delivery signals); the app-limited fast path; `update_congestion_signals`,
 //! `update_ack_aggregation`, `check_loss_too_high_in_startup`,
 //! `check_full_bw_reached`, `check_drain`, `update_cycle_phase` (with the upper
@@ -100,15 +104,6 @@
 //!   does; later arithmetic (the 0.7 cut of `bw_lo`, the ECN EWMA) is real-valued.
 //!   Gains are Linux's exact k/256 fractions; inflight arithmetic floors where Linux
 //!   shifts (`>> BBR_SCALE`).
-//! * The trait has no per-packet loss hook (`skb_marked_lost`). Losses are noticed
-//!   at the next hook call from the growth of `conn.lost`: that restarts the loss
-//!   round and sets `loss_in_round`, as Linux does per lost packet. Linux also
-//!   checks each lost packet's own send-time snapshot while probing and sets
-//!   `inflight_hi` to the inflight at which the loss rate crossed 2 %
-//!   (`bbr2_inflight_hi_from_lost_skb`); here only the per-ACK check runs, on the
-//!   ACK's `rs.lost` / `rs.tx_in_flight`, which sees the same losses on the same
-//!   ACK but measured from the newest delivered packet. Losses marked by the RACK
-//!   reorder timer while already in Recovery are noticed at the next ACK.
 //! * `is_cwnd_limited` is the transport's `tcp_is_cwnd_limited()`, not the raw
 //!   `tp->is_cwnd_limited` flag; they differ only while cwnd < ssthresh.
 //! * No undo of spurious recoveries (the trait has no `undo_cwnd`), so the saved
@@ -270,7 +265,7 @@ use super::bbr::{AckAggregation, BwFilter, FullBw, ProbeRttHold};
 use super::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
 use crate::time::{Duration, Time};
-use crate::transport::rate_sample::RateSample;
+use crate::transport::rate_sample::{RateSample, TxSnapshot};
 use bounds::{Bounds, Signals};
 use ecn::Ecn;
 use probe_bw::Probe;
@@ -377,8 +372,6 @@ pub struct Bbr2 {
     ecn: Ecn,
     /// The last cwnd update reached its target (`try_fast_path`).
     try_fast_path: bool,
-    /// `conn.lost` at the previous hook call: growth means packets were marked lost.
-    lost_seen: u64,
     rng: Rng,
 }
 
@@ -428,7 +421,6 @@ impl Bbr2 {
             probe: Probe::default(),
             ecn: Ecn::new(p.ecn_alpha_init),
             try_fast_path: false,
-            lost_seen: 0,
             rng: init.rng,
             p,
         };
@@ -545,7 +537,6 @@ impl CongestionControl for Bbr2 {
         self.app_limited_requested = false;
         // 0. what the TCP core told the algorithm before cong_control
         self.check_exit_loss(conn);
-        self.note_marked_losses(conn);
         // 1. rounds and ECN alpha
         self.update_round_start(conn, rs);
         if self.round_start {
@@ -586,7 +577,6 @@ impl CongestionControl for Bbr2 {
     fn on_recovery_start(&mut self, now: Time, conn: &Conn) {
         self.start_clock(now);
         self.check_exit_loss(conn);
-        self.note_marked_losses(conn);
         if conn.ca_state == CaState::Cwr && self.p.loss_probe_recovery {
             self.run_loss_probe_recovery(now, conn);
         }
@@ -595,8 +585,12 @@ impl CongestionControl for Bbr2 {
 
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.start_clock(now);
-        self.note_marked_losses(conn);
         self.enter_loss(conn, timeout.new_episode);
+    }
+
+    fn on_packet_lost(&mut self, now: Time, conn: &Conn, sent: &TxSnapshot) {
+        self.start_clock(now);
+        self.packet_lost(now, conn, sent);
     }
 
     super::bbr_outputs::model_outputs!(round_count);

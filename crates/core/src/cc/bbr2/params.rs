@@ -215,6 +215,12 @@ pub struct Params {
     /// the next lower-bound cut sees a whole round of post-loss delivery. The QUIC port
     /// (`ngx_bbr2_on_lost`) only flags the round, which then ends on schedule.
     pub loss_round_restart: bool,
+    /// Each packet marked lost while probing is judged on its own send-time flight, and
+    /// inflight_hi set where that flight's loss rate crossed `loss_thresh` (v2alpha
+    /// `bbr2_skb_marked_lost`, v3 `bbr_skb_marked_lost`). The QUIC port's
+    /// `ngx_bbr2_on_lost` has no such check: only the per-ACK test on the ACK's newest
+    /// delivered packet judges its probes.
+    pub lost_packet_check: bool,
     /// The QUIC port's `sampler->prior_inflight`: PROBE_BW's UP exit and DOWN→CRUISE
     /// check use the packets in flight before this ACK as they are (`cg->prior_in_flight`;
     /// its stack has no EDT credit), and UP grows inflight_hi only if by that figure less
@@ -286,6 +292,7 @@ impl Default for Params {
             loss_probe_recovery: false,
             v3_refinements: false,
             loss_round_restart: true,
+            lost_packet_check: true,
             prior_inflight_raw: false,
             delayed_ack_rtt_on_expiry: false,
             probe_rtt_round_restart: true,
@@ -329,6 +336,7 @@ impl Params {
             ack_epoch_acked_reset: QUIC_ACK_EPOCH_ACKED_RESET,
             fast_path: false,
             loss_round_restart: false,
+            lost_packet_check: false,
             prior_inflight_raw: true,
             delayed_ack_rtt_on_expiry: true,
             probe_rtt_round_restart: false,

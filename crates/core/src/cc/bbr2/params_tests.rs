@@ -166,7 +166,12 @@ fn defaults_match_spec() {
             || p.loss_probe_recovery
             || p.v3_refinements)
     );
-    assert!(p.loss_round_restart && !p.prior_inflight_raw && !p.delayed_ack_rtt_on_expiry);
+    assert!(
+        p.loss_round_restart
+            && p.lost_packet_check
+            && !p.prior_inflight_raw
+            && !p.delayed_ack_rtt_on_expiry
+    );
 }
 
 #[test]
@@ -230,8 +235,14 @@ fn quic_port_defaults_match_the_obbr_artifact() {
         (1.25, 0.75, 2.0)
     );
     assert!(!q.fast_path && !q.ecn_enabled && !q.full_bw_per_sample);
-    // structure: no loss-round restart; PROBE_BW on the in-flight the last ACK left
-    assert!(!q.loss_round_restart && q.prior_inflight_raw && q.delayed_ack_rtt_on_expiry);
+    // structure: no loss-round restart, no check per lost packet; PROBE_BW on the in-flight
+    // the last ACK left
+    assert!(
+        !q.loss_round_restart
+            && !q.lost_packet_check
+            && q.prior_inflight_raw
+            && q.delayed_ack_rtt_on_expiry
+    );
     assert!(!q.probe_rtt_round_restart && Params::default().probe_rtt_round_restart);
     // 2^20 bytes compared with bytes acked: 838 packets of 1252 bytes (837 · 1252 < 2^20)
     assert_eq!(q.ack_epoch_acked_reset, 838);

@@ -6,6 +6,7 @@ use super::tests::*;
 use super::*;
 use crate::cc::CaState;
 use crate::testing::Ack;
+use crate::transport::rate_sample::TxSnapshot;
 use crate::units::Rate;
 
 /// Runs ACKs from `make(k)` until `stop` holds (at most `max`), returning how many ran.
@@ -279,6 +280,67 @@ fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_do
     // once per probe: more loss in the same probe's feedback changes nothing
     ack_x(&mut d, steady().lost(2), Extra::new(4, 10));
     assert_eq!(d.cc.b.inflight_hi, Some(52));
+}
+
+/// A packet lost while probing, sent into `tx_in_flight` packets in flight, with `since` losses
+/// counted from its sending to its own marking (it included).
+fn lost_packet(d: &Driver, tx_in_flight: u32, since: u64) -> Ack {
+    steady().lost(1).lost_snapshot(TxSnapshot {
+        delivered_time: Some(d.now),
+        tx_in_flight,
+        lost: d.conn.lost + 1 - since,
+        ..TxSnapshot::default()
+    })
+}
+
+#[test]
+fn a_lost_packet_of_a_probe_is_judged_on_its_own_flight_at_the_level_its_losses_crossed_2_percent()
+{
+    // 2 of 100 > floor(100 · 5/256) = 1: too high. Before it 99 in flight and 1 lost, a
+    // budget of ceil(99 · 5/256) = 2 leaves 1 loss, sent over 1 / (1 − 5/256) = 1.02: 99 + 1.
+    let mut d = drive_to_up(Params::default());
+    let a = lost_packet(&d, 100, 2);
+    d.ack(a); // the ACK's own sample records no flight (Extra::default())
+    assert_eq!(d.cc.b.inflight_hi, Some(100));
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
+    assert!(d.cc.probe.prev_probe_too_high && !d.cc.probe.bw_probe_samples);
+    // 3 of 60: before it 59 and 2 lost, already the budget ceil(59 · 5/256) = 2: 59 + 0
+    let mut d = drive_to_up(Params::default());
+    let a = lost_packet(&d, 60, 3);
+    d.ack(a);
+    assert_eq!(d.cc.b.inflight_hi, Some(59));
+    // 1 of 52 is not too high; nor is a packet whose snapshot a SACK consumed
+    for (ok, mut a) in [
+        (true, lost_packet(&d, 52, 1)),
+        (false, lost_packet(&d, 60, 3)),
+    ] {
+        let mut d = drive_to_up(Params::default());
+        if !ok {
+            a.lost_snapshot.delivered_time = None;
+        }
+        d.ack(a);
+        assert_eq!(d.cc.b.inflight_hi, None);
+        assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
+    }
+}
+
+#[test]
+fn lost_packets_outside_a_probe_or_with_the_check_off_leave_inflight_hi_alone() {
+    let quic_check = Params {
+        lost_packet_check: false,
+        ..Params::default()
+    };
+    for (p, probing) in [(Params::default(), false), (quic_check, true)] {
+        let mut d = if probing {
+            drive_to_up(p)
+        } else {
+            drive_to_cruise(p)
+        };
+        let state = d.cc.state;
+        let a = lost_packet(&d, 60, 3);
+        d.ack(a);
+        assert_eq!((d.cc.b.inflight_hi, d.cc.state), (None, state));
+    }
 }
 
 #[test]

@@ -20,7 +20,7 @@
 use super::*;
 use crate::cc::{CcMetrics, SentPacket};
 use crate::testing::{self, Ack, AckDriver};
-use crate::transport::rate_sample::Reference;
+use crate::transport::rate_sample::{Reference, TxSnapshot};
 use crate::units::Rate;
 
 pub(super) const BW: f64 = 1953.125;
@@ -94,6 +94,9 @@ impl CongestionControl for Shim {
     }
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.cc.on_rto(now, conn, timeout);
+    }
+    fn on_packet_lost(&mut self, now: Time, conn: &Conn, sent: &TxSnapshot) {
+        self.cc.on_packet_lost(now, conn, sent);
     }
     fn on_packet_sent(&mut self, now: Time, conn: &Conn, sent: &SentPacket) {
         self.cc.on_packet_sent(now, conn, sent);

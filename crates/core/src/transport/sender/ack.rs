@@ -110,7 +110,9 @@ impl TcpSender {
 
         // loss detection
         let reo_wnd = self.reo_wnd();
-        let det = self.rack.on_ack(now, &mut self.sb, reo_wnd);
+        let det = self
+            .rack
+            .on_ack(now, &mut self.sb, reo_wnd, &mut self.lost_now);
         self.losses_detected(now, &det, advanced);
         if det.reorder_deadline.is_some() {
             self.reo_deadline = det.reorder_deadline;

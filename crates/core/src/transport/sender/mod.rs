@@ -115,6 +115,9 @@ pub struct TcpSender {
     rate: RateState,
     rtt: RttEstimator,
     rack: Rack,
+    /// Packets the current loss detection marked lost, in marking order, not yet counted
+    /// (kept to reuse its allocation).
+    lost_now: Vec<u64>,
     pacer: Pacer,
     sndbuf: SendBuffer,
     ca_state: CaState,
@@ -172,6 +175,7 @@ impl TcpSender {
             rate,
             rtt: RttEstimator::default(),
             rack: Rack::default(),
+            lost_now: Vec::new(),
             pacer,
             sndbuf,
             ca_state: CaState::Open,

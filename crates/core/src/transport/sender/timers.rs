@@ -88,24 +88,41 @@ impl TcpSender {
         )
     }
 
-    /// RACK marked packets lost: count them for the rate sampler and tell the algorithm (the
-    /// QUIC stacks' per-loss `on_lost`).
+    /// RACK marked packets lost: count them and tell the algorithm of each, then of all of
+    /// them at once (the QUIC stacks' per-loss `on_lost`).
     pub(super) fn losses_detected(&mut self, now: Time, det: &Detection, snd_una_advanced: bool) {
         let Some(newest_sent) = det.newest_lost_sent else {
             return;
         };
-        self.rate.lost += det.newly_lost as u64;
-        let conn = conn_view(self, now, snd_una_advanced);
+        let conn = self.count_lost(now, snd_una_advanced);
         self.cc
             .as_mut()
             .unwrap()
             .on_loss_detected(now, &conn, newest_sent);
     }
 
+    /// Counts the packets just marked lost (`lost_now`) one by one and tells the algorithm
+    /// of each as it is counted (Linux `tcp_sum_lost` → `skb_marked_lost`); returns the
+    /// connection as it then is.
+    fn count_lost(&mut self, now: Time, snd_una_advanced: bool) -> Conn {
+        let mut conn = conn_view(self, now, snd_una_advanced);
+        let cc = self.cc.as_mut().unwrap();
+        for &idx in &self.lost_now {
+            self.rate.lost += 1;
+            conn.lost = self.rate.lost;
+            let sent = self.sb.get(idx).expect("a packet just marked lost").snap;
+            cc.on_packet_lost(now, &conn, &sent);
+        }
+        self.lost_now.clear();
+        conn
+    }
+
     /// `tcp_rack_reo_timeout`.
     fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
         let reo_wnd = self.reo_wnd();
-        let det = self.rack.detect(now, &mut self.sb, reo_wnd);
+        let det = self
+            .rack
+            .detect(now, &mut self.sb, reo_wnd, &mut self.lost_now);
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
             self.losses_detected(now, &det, false);
@@ -173,6 +190,7 @@ impl TcpSender {
             let (sent_at, sacked) = (seg.sent_at, seg.sacked);
             let old_enough = idx == head || now.saturating_since(sent_at) >= rack_rtt;
             if old_enough && self.sb.mark_lost(idx) {
+                self.lost_now.push(idx);
                 newly_lost += 1;
                 oldest.get_or_insert(sent_at);
                 newest = newest.max(Some(sent_at));
@@ -182,7 +200,7 @@ impl TcpSender {
                 sacked_since = true;
             }
         }
-        self.rate.lost += newly_lost;
+        self.count_lost(now, false);
         let timeout = Timeout {
             new_episode,
             newest_lost_sent: newest,

@@ -97,6 +97,20 @@ fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
     use CaState::*;
     assert_eq!(states, [Open, Disorder, Recovery, Open]);
     assert_eq!(heard.acks.iter().map(|(_, rs)| rs.losses).sum::<u32>(), 2);
+    // each marked packet is told apart, counted as it is marked, with its send-time
+    // snapshot (sent 6th and 9th into an empty pipe), before the ACK that found them and
+    // the recovery it starts
+    let told: Vec<(u64, u32, u64)> = heard
+        .lost_packets
+        .iter()
+        .map(|(c, sent)| (c.lost, sent.tx_in_flight, sent.lost))
+        .collect();
+    assert_eq!(told, [(1, 6, 0), (2, 9, 0)]);
+    let first = heard.order.iter().position(|&h| h == "lost").unwrap();
+    assert_eq!(
+        heard.order[first..first + 5],
+        ["lost", "lost", "losses", "recovery", "ack"]
+    );
     // the algorithm heard of the recovery once, in Recovery; high_seq is snd_nxt then
     let [entry] = &heard.reductions[..] else {
         panic!("{} reductions", heard.reductions.len())

@@ -4,6 +4,7 @@
 use super::super::*;
 use crate::cc::CcMetrics;
 use crate::net::packet::SackBlock;
+use crate::transport::rate_sample::TxSnapshot;
 use crate::transport::receiver::{AckPolicy, ReceiverConfig, TcpReceiver};
 use std::cell::RefCell;
 use std::cmp::Reverse;
@@ -228,6 +229,10 @@ pub struct Heard {
     pub losses: Vec<Time>,
     /// Sending resumed with nothing in flight (`CA_EVENT_TX_START`).
     pub tx_starts: usize,
+    /// Per packet marked lost: the connection then, and the packet's send-time snapshot.
+    pub lost_packets: Vec<(Conn, TxSnapshot)>,
+    /// The hooks called, in order.
+    pub order: Vec<&'static str>,
 }
 
 /// An algorithm with a fixed window and slow-start threshold that records what it hears.
@@ -251,22 +256,33 @@ impl Spy {
 
 impl CongestionControl for Spy {
     fn on_ack(&mut self, _now: Time, conn: &Conn, rs: &RateSample) {
-        self.heard.borrow_mut().acks.push((conn.clone(), *rs));
+        let mut heard = self.heard.borrow_mut();
+        heard.acks.push((conn.clone(), *rs));
+        heard.order.push("ack");
     }
 
     fn on_recovery_start(&mut self, _now: Time, conn: &Conn) {
-        self.heard.borrow_mut().reductions.push(conn.clone());
+        let mut heard = self.heard.borrow_mut();
+        heard.reductions.push(conn.clone());
+        heard.order.push("recovery");
     }
 
     fn on_rto(&mut self, _now: Time, conn: &Conn, timeout: &Timeout) {
-        self.heard
-            .borrow_mut()
-            .timeouts
-            .push((conn.clone(), *timeout));
+        let mut heard = self.heard.borrow_mut();
+        heard.timeouts.push((conn.clone(), *timeout));
+        heard.order.push("rto");
+    }
+
+    fn on_packet_lost(&mut self, _now: Time, conn: &Conn, sent: &TxSnapshot) {
+        let mut heard = self.heard.borrow_mut();
+        heard.lost_packets.push((conn.clone(), *sent));
+        heard.order.push("lost");
     }
 
     fn on_loss_detected(&mut self, _now: Time, _conn: &Conn, newest_sent: Time) {
-        self.heard.borrow_mut().losses.push(newest_sent);
+        let mut heard = self.heard.borrow_mut();
+        heard.losses.push(newest_sent);
+        heard.order.push("losses");
     }
 
     fn on_tx_start(&mut self, _now: Time, _conn: &Conn) {

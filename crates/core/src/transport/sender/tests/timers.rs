@@ -208,6 +208,11 @@ fn the_reorder_timer_marks_the_loss_and_a_window_algorithm_takes_one_prr_step() 
         assert_eq!(tx.rate.lost, lost + 1);
         let heard = heard.borrow();
         assert_eq!(heard.losses, [sent]);
+        let [(conn, _)] = &heard.lost_packets[..] else {
+            panic!("{} packets told lost", heard.lost_packets.len())
+        };
+        assert_eq!(conn.lost, lost + 1);
+        assert_eq!(heard.order[acks..acks + 2], ["lost", "losses"]);
         assert_eq!(heard.reductions.len(), usize::from(!in_recovery));
         let prr = RateSample {
             acked_sacked: 1,
@@ -292,6 +297,19 @@ fn a_timeout_marks_the_old_packets_lost_resends_the_head_and_backs_off() {
             panic!("{:?}", heard.timeouts)
         };
         assert_eq!((conn.ca_state, *first), (CaState::Loss, timeout));
+        // each packet the timeout marked is told first (tcp_enter_loss marks before the
+        // state changes), counted in turn
+        let told: Vec<(u64, CaState)> = heard
+            .lost_packets
+            .iter()
+            .map(|(c, _)| (c.lost, c.ca_state))
+            .collect();
+        let want: Vec<(u64, CaState)> = (1..=old.len() as u64)
+            .map(|k| (lost + k, CaState::Open))
+            .collect();
+        assert_eq!(told, want);
+        assert_eq!(heard.order.last(), Some(&"rto"));
+        assert!(heard.order[..old.len()].iter().all(|&h| h == "lost"));
     }
     // the RTO again within the episode: not a new one; packets already lost are not counted
     let again = at + Duration::from_millis(1);
