@@ -71,9 +71,12 @@
 //!   `fast_switch_ahead` segment durations. 4.7.4 and 5.2.1 both compute
 //!   `1.5 * (isNaN(rep.fragmentDuration) ? 1 : rep.fragmentDuration)` for the
 //!   new representation. 4.7.4's representations carry their segment duration,
-//!   so that is 1.5 segments. 5.2.1 initialises `fragmentDuration = null`, and
-//!   for a `SegmentTemplate@duration` manifest (ffmpeg's) it
-//!   stays null; `isNaN(null)` is false and `1.5 * null` is 0. So v5 replaces
+//!   so that is 1.5 segments. 5.2.1 initialises `fragmentDuration = null`; only the
+//!   `RepresentationController`'s own representations are given the segment
+//!   duration, and the one a quality change hands over is built afresh by
+//!   `DashAdapter.getVoRepresentations`, so it stays null (with any segment
+//!   addressing, ffmpeg's `SegmentTemplate@duration` included); `isNaN(null)` is
+//!   false and `1.5 * null` is 0. So v5 replaces
 //!   the segment under the playhead, whatever the buffer holds. Both were seen
 //!   segment by segment in Chromium (`tools/realstack`, docs/fidelity/www21.md).
 //!   dash.js 2.x, where it was off by default, checked the segment ahead at every
@@ -137,6 +140,7 @@
 //! | `abandon_min_samples` | 5 / 6 | progress events | samples before abandoning | `MIN_LENGTH_TO_AVERAGE` / `minThroughputSamplesThreshold` |
 //! | `abandon_rate` | mean of cumulative / since first progress | — | how the in-flight rate is measured | AbandonRequestsRule |
 //! | `switches_during_abandon` | up / down | — | switches still applied while ABANDON_LOAD | v3 `newQuality > oldQuality`, v4.5+ and v5 `<` |
+//! | `abandon_deflates_to_new_level` | off / on | — | BOLA's placeholder deflates, on an abandonment, towards the new level's minimum buffer rather than the abandoned one's | v3 `onFragmentLoadProgress` aborts (FRAGMENT_LOADING_ABANDONED) before `setPlaybackQuality`; v4.5+ and v5 request the quality first and abort after the buffer is prepared |
 //! | `fast_switching` | off / on | — | a rise in level re-fetches the buffered segments from `fast_switch_ahead` on | v3 `fastSwitchEnabled: false`, v4 `true`, v5 `null` (on for VoD); `StreamProcessor._prepareForFastQualitySwitch` |
 //! | `fast_switch_ahead` | 1.5 / 0 | segments | where the re-fetch starts, ahead of the playhead, and the buffer it needs (v4 1.5) | `1.5 * fragmentDuration`, which v5.2.1 leaves null (above) |
 //! | `cache_init_segments` | on / off | — | a switch back to a level appends its init segment from memory; off, every change of level fetches one | 3.0.3 `onInitFragmentLoaded` saves every one; 4.7.4 and 5.2.1 `cacheInitSegments: false` |
@@ -286,6 +290,9 @@ pub struct Profile {
     pub abandon_min_samples: usize,
     pub abandon_rate: AbandonRate,
     pub switches_during_abandon: Direction,
+    /// On an abandonment BOLA hears of the new level before the abort, so its placeholder
+    /// deflates towards that level's minimum buffer (v4.5+, v5).
+    pub abandon_deflates_to_new_level: bool,
     /// A rise in level replaces the buffered segments from `fast_switch_ahead` on.
     pub fast_switching: bool,
     /// Segment durations ahead of the playhead where a fast switch starts (and buffer it needs).
@@ -354,6 +361,7 @@ impl Profile {
             abandon_min_samples: 5,
             abandon_rate: AbandonRate::MeanOfCumulative,
             switches_during_abandon: Direction::Up,
+            abandon_deflates_to_new_level: false,
             fast_switching: false,
             fast_switch_ahead: 1.5,
             cache_init_segments: true,
@@ -369,6 +377,7 @@ impl Profile {
             window_scan: WindowScan::Newest,
             insufficient_buffer_ignore_segments: 2,
             switches_during_abandon: Direction::Down,
+            abandon_deflates_to_new_level: true,
             fast_switching: true,
             cache_init_segments: false,
             ..Profile::v3()
@@ -398,6 +407,7 @@ impl Profile {
             abandon_min_samples: 6,
             abandon_rate: AbandonRate::SinceFirstProgress,
             switches_during_abandon: Direction::Down,
+            abandon_deflates_to_new_level: true,
             fast_switching: true,
             fast_switch_ahead: 0.0,
             cache_init_segments: false,
@@ -709,7 +719,7 @@ mod tests {
         serde_json::Value::Object(echo(p).into_iter().filter(|(k, v)| v3[k] != *v).collect())
     }
 
-    /// dash.js 4.5.3 / 4.7.3: v3 but for the seven values the header lists.
+    /// dash.js 4.5.3 / 4.7.3: v3 but for the eight values the header lists.
     #[test]
     fn v4_is_v3_with_what_dash_js_4_changed() {
         let v4 = Profile::v4();
@@ -726,6 +736,8 @@ mod tests {
                 "insufficient_buffer_ignore_segments": 2,
                 // AbrController `... === ALLOW_LOAD || newQuality < oldQuality`
                 "switches_during_abandon": "down",
+                // setPlaybackQuality, then StreamProcessor `_prepareForAbandonQualitySwitch` aborts
+                "abandon_deflates_to_new_level": true,
                 // Settings.js `buffer.fastSwitchEnabled: true`; 1.5 × fragmentDuration (v3's value)
                 "fast_switching": true,
                 // Settings.js `cacheInitSegments: false`; BufferController saves only if set
@@ -736,7 +748,7 @@ mod tests {
         assert!(v4.validate().is_ok());
     }
 
-    /// dash.js v5 (spec §1.12): v3 but for these 23 values; `defaults_match_spec` gives the
+    /// dash.js v5 (spec §1.12): v3 but for these 24 values; `defaults_match_spec` gives the
     /// sources of most.
     #[test]
     fn v5_is_v3_with_what_dash_js_5_changed() {
@@ -766,6 +778,7 @@ mod tests {
                 // bytes after the first progress event over the time since it
                 "abandon_rate": "since_first_progress",
                 "switches_during_abandon": "down",
+                "abandon_deflates_to_new_level": true,
                 "fast_switching": true,
                 "fast_switch_ahead": 0.0,
                 "cache_init_segments": false,

@@ -58,8 +58,11 @@
 //!   download event + request-to-finish time), as in `checkNewSegment`; the
 //!   player must report the buffer *before* appending the segment.
 //! * Abandonment deflation uses the quality requested before the abandonment
-//!   (dash.js v3 fires FRAGMENT_LOADING_ABANDONED inside `abortRequests`,
-//!   before `setPlaybackQuality`).
+//!   under v3 (FRAGMENT_LOADING_ABANDONED fires inside `abortRequests`, before
+//!   `setPlaybackQuality`) and the new one under v4.5+ and v5 (the quality is
+//!   requested first; the abort follows once the buffer is prepared, profile
+//!   `abandon_deflates_to_new_level`). Either way it uses the buffer level at the
+//!   abandonment, where v4.5+/v5's abort comes a promise later.
 //! * Seeks and period switches (STARTUP re-entry) are not modelled.
 //!
 //! # Constants

@@ -295,13 +295,19 @@ impl Abr for DashJs {
         }
         self.observe(ctx.buffer, ctx.stalled);
         let q = self.abandon.check(ctx, p, &self.profile, self.current)?;
-        self.bola.on_abandon(ctx.buffer);
+        let deflate_after_change = self.profile.abandon_deflates_to_new_level;
+        if !deflate_after_change {
+            self.bola.on_abandon(ctx.buffer);
+        }
         self.abandon_until = Some(ctx.now + self.profile.abandon_load_timeout);
         self.switches.reset();
         if self.profile.switch_history_logs_abandon {
             self.switches.push(self.current, q);
         }
         self.set_quality(q);
+        if deflate_after_change {
+            self.bola.on_abandon(ctx.buffer);
+        }
         Some(q)
     }
 

@@ -200,6 +200,36 @@ fn an_abandonment_restarts_the_switch_history_with_its_drop_in_v3_only() {
     }
 }
 
+/// BOLA's placeholder deflates on an abandonment towards the minimum buffer of the level it
+/// last heard of: v3 aborts the request (FRAGMENT_LOADING_ABANDONED) before it requests the
+/// new quality, v4.5+ and v5 after.
+#[test]
+fn an_abandonment_deflates_bola_to_the_abandoned_level_in_v3_and_to_the_new_one_in_v4_and_v5() {
+    for (p, to_new_level) in [
+        (Profile::v3(), false),
+        (Profile::v4(), true),
+        (Profile::v5(), true),
+    ] {
+        let v = Video::www21();
+        let mut abr = DashJs::new(Strategy::Bola, &v, &p);
+        let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
+        abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
+        // BOLA's first call, STARTUP: the throughput choice, placeholder minBuf(10) − 11 s
+        assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
+        let before = abr.bola().placeholder();
+        assert!((before - 20.634).abs() < 1e-3);
+        assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+        // At 8 s buffered, towards minBuf(10) − 8 s (above the placeholder: no change), or
+        // towards minBuf(1) − 8 s = Vp · (gp + (2.5 · 1 − 1 · u₁) / 1.5) − 8 = 12.660 − 8 s.
+        let after = abr.bola().placeholder();
+        if to_new_level {
+            assert!((after - 4.660).abs() < 1e-3, "{after}");
+        } else {
+            assert_eq!(after, before);
+        }
+    }
+}
+
 #[test]
 fn abandonment_can_be_disabled_by_the_profile() {
     let p = Profile {
