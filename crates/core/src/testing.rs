@@ -119,6 +119,7 @@ impl<C: CongestionControl> AckDriver<C> {
             inflight,
             snd_nxt: inflight as u64 * MSS as u64,
             is_cwnd_limited: true,
+            cwnd_fully_used: true,
             ..Conn::default()
         };
         AckDriver {
@@ -254,6 +255,7 @@ impl<C: CongestionControl> AckDriver<C> {
     fn refill(&mut self, app_limited: bool) {
         let cwnd = self.cc.cwnd();
         self.conn.is_cwnd_limited = !app_limited;
+        self.conn.cwnd_fully_used = !app_limited;
         if self.fill_window && !app_limited && self.conn.inflight < cwnd {
             let sent = cwnd - self.conn.inflight;
             self.conn.inflight = cwnd;

@@ -96,6 +96,9 @@ pub struct Conn {
     /// Linux `tcp_is_cwnd_limited`: the window was fully used (or, in slow
     /// start, cwnd < 2 × the most packets recently outstanding).
     pub is_cwnd_limited: bool,
+    /// Linux's `tp->is_cwnd_limited` flag alone, without the slow-start allowance: the
+    /// window was fully used (BBRv2/v3 read the flag).
+    pub cwnd_fully_used: bool,
     /// Earliest time the pacer lets the next packet leave (`tcp_wstamp_ns`).
     pub next_departure: Time,
     /// When the last data packet was sent (`lsndtime`).

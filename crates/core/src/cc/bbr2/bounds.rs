@@ -303,7 +303,7 @@ impl Bbr2 {
             // ngx_bbr2.c: limited unless a datagram (NGX_QUIC_MSS, one packet) of cwnd is free
             self.cwnd <= rs.prior_in_flight
         } else {
-            conn.is_cwnd_limited
+            conn.cwnd_fully_used
         };
         if !cwnd_limited || self.cwnd < hi {
             if !self.p.keep_probe_up_credit {

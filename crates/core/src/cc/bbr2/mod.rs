@@ -104,8 +104,6 @@
 //!   does; later arithmetic (the 0.7 cut of `bw_lo`, the ECN EWMA) is real-valued.
 //!   Gains are Linux's exact k/256 fractions; inflight arithmetic floors where Linux
 //!   shifts (`>> BBR_SCALE`).
-//! * `is_cwnd_limited` is the transport's `tcp_is_cwnd_limited()`, not the raw
-//!   `tp->is_cwnd_limited` flag; they differ only while cwnd < ssthresh.
 //! * No undo of spurious recoveries (the trait has no `undo_cwnd`), so the saved
 //!   `undo_*` bounds are not kept. No PLB (v3), no AccECN/DCTCP-style ACK handling.
 //! * ECN logic is implemented but inert: the simulated queues do not mark CE yet,

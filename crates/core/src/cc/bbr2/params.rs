@@ -225,7 +225,7 @@ pub struct Params {
     /// check use the packets in flight before this ACK as they are (`cg->prior_in_flight`;
     /// its stack has no EDT credit), and UP grows inflight_hi only if by that figure less
     /// than one datagram (`ngx_BBR2_MAX_DATAGRAM_SIZE` = `NGX_QUIC_MSS`: one packet) of cwnd
-    /// is free. Linux uses `in_net_at_edt(prior_in_flight)` and `tcp_is_cwnd_limited`.
+    /// is free. Linux uses `in_net_at_edt(prior_in_flight)` and `tp->is_cwnd_limited`.
     pub prior_inflight_raw: bool,
     /// When the PROBE_RTT window has expired, take the next RTT even from a delayed ACK
     /// (the QUIC port's `ngx_bbr2_update_min_rtt`); Linux waits for one that was not delayed.

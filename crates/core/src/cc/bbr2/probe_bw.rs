@@ -157,7 +157,7 @@ impl Bbr2 {
             return self.has_elapsed_in_phase(now, self.min_rtt)
                 && inflight >= self.inflight(bw, self.p.bw_probe_pif_gain);
         }
-        if conn.is_cwnd_limited && hi.is_some_and(|h| self.cwnd >= h) {
+        if conn.cwnd_fully_used && hi.is_some_and(|h| self.cwnd >= h) {
             // v3: "inflight_hi is limiting bw growth": restart the plateau detector.
             self.reset_full_bw();
             self.full_bw.bw = self.sample_bw;

@@ -241,11 +241,12 @@ fn up_grows_inflight_hi_by_one_two_four_packets_per_round_while_cwnd_limited_at_
     assert_eq!(hi, [30, 32, 34, 37]);
     assert_eq!(d.cc.cwnd(), 36);
     assert_eq!(d.cc.probe.up_acks, 0);
-    // not cwnd-limited: no growth, and v2 drops the unused credit
+    // not cwnd-limited: no growth, and v2 drops the unused credit. The flag alone counts
+    // (`tp->is_cwnd_limited`), not tcp_is_cwnd_limited()'s slow-start allowance, still true here.
     let mut d = up_below_inflight_hi_30(p);
     d.acks(9, steady());
     assert_eq!((d.cc.b.inflight_hi, d.cc.probe.up_acks), (Some(31), 3));
-    d.conn.is_cwnd_limited = false;
+    d.conn.cwnd_fully_used = false;
     d.ack(steady());
     assert_eq!((d.cc.b.inflight_hi, d.cc.probe.up_acks), (Some(31), 0));
 }
@@ -256,7 +257,7 @@ fn v3_keeps_the_up_credit_while_not_cwnd_limited() {
     d.ack(steady());
     let acks = d.cc.probe.up_acks;
     assert_eq!(acks, 2);
-    d.conn.is_cwnd_limited = false;
+    d.conn.cwnd_fully_used = false;
     d.ack(steady());
     assert_eq!(d.cc.probe.up_acks, acks);
 }
@@ -282,13 +283,14 @@ fn a_probe_losing_more_than_2_percent_of_its_flight_cuts_inflight_hi_and_goes_do
     assert_eq!(d.cc.b.inflight_hi, Some(52));
 }
 
-/// A packet lost while probing, sent into `tx_in_flight` packets in flight, with `since` losses
-/// counted from its sending to its own marking (it included).
-fn lost_packet(d: &Driver, tx_in_flight: u32, since: u64) -> Ack {
-    steady().lost(1).lost_snapshot(TxSnapshot {
+/// `n` packets of one flight lost while probing: each was sent into `tx_in_flight` packets in
+/// flight, after every loss counted so far. The driver counts them one by one, so the k-th is
+/// judged with k losses since it was sent.
+fn lost_burst(d: &Driver, tx_in_flight: u32, n: u32) -> Ack {
+    steady().lost(n).lost_snapshot(TxSnapshot {
         delivered_time: Some(d.now),
         tx_in_flight,
-        lost: d.conn.lost + 1 - since,
+        lost: d.conn.lost,
         ..TxSnapshot::default()
     })
 }
@@ -296,28 +298,32 @@ fn lost_packet(d: &Driver, tx_in_flight: u32, since: u64) -> Ack {
 #[test]
 fn a_lost_packet_of_a_probe_is_judged_on_its_own_flight_at_the_level_its_losses_crossed_2_percent()
 {
-    // 2 of 100 > floor(100 · 5/256) = 1: too high. Before it 99 in flight and 1 lost, a
-    // budget of ceil(99 · 5/256) = 2 leaves 1 loss, sent over 1 / (1 − 5/256) = 1.02: 99 + 1.
+    // Of 100 in flight, 1 lost is not above floor(100 · 5/256) = 1, 2 are. Before the second,
+    // 99 in flight and 1 lost: a budget of ceil(99 · 5/256) = 2 leaves 1 loss, sent over
+    // 1 / (1 − 5/256) = 1.02 packets: inflight_hi = 99 + 1. The third is of the same probe,
+    // which has ended: it would have set 99.
     let mut d = drive_to_up(Params::default());
-    let a = lost_packet(&d, 100, 2);
+    let a = lost_burst(&d, 100, 3);
     d.ack(a); // the ACK's own sample records no flight (Extra::default())
     assert_eq!(d.cc.b.inflight_hi, Some(100));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     assert!(d.cc.probe.prev_probe_too_high && !d.cc.probe.bw_probe_samples);
-    // 3 of 60: before it 59 and 2 lost, already the budget ceil(59 · 5/256) = 2: 59 + 0
+    // Of 256, the 6th crosses floor(256 · 5/256) = 5; before it 255 and 5 lost, already the
+    // budget ceil(255 · 5/256) = 5: 255 + 0.
     let mut d = drive_to_up(Params::default());
-    let a = lost_packet(&d, 60, 3);
+    let a = lost_burst(&d, 256, 6);
     d.ack(a);
-    assert_eq!(d.cc.b.inflight_hi, Some(59));
-    // 1 of 52 is not too high; nor is a packet whose snapshot a SACK consumed
+    assert_eq!(d.cc.b.inflight_hi, Some(255));
+    // 1 of 52 is not too high; nor are 6 of 256 whose snapshot a SACK consumed
     for (ok, mut a) in [
-        (true, lost_packet(&d, 52, 1)),
-        (false, lost_packet(&d, 60, 3)),
+        (true, lost_burst(&d, 52, 1)),
+        (false, lost_burst(&d, 256, 6)),
     ] {
         let mut d = drive_to_up(Params::default());
         if !ok {
             a.lost_snapshot.delivered_time = None;
         }
+        a.lost_snapshot.lost = d.conn.lost;
         d.ack(a);
         assert_eq!(d.cc.b.inflight_hi, None);
         assert_eq!(d.cc.state, State::ProbeBw(Phase::Up));
@@ -337,7 +343,7 @@ fn lost_packets_outside_a_probe_or_with_the_check_off_leave_inflight_hi_alone() 
             drive_to_cruise(p)
         };
         let state = d.cc.state;
-        let a = lost_packet(&d, 60, 3);
+        let a = lost_burst(&d, 100, 3);
         d.ack(a);
         assert_eq!((d.cc.b.inflight_hi, d.cc.state), (None, state));
     }

@@ -348,6 +348,7 @@ fn conn_view(s: &TcpSender, now: Time, snd_una_advanced: bool) -> Conn {
         snd_nxt: s.snd_nxt,
         snd_una_advanced,
         is_cwnd_limited: s.tcp_is_cwnd_limited(),
+        cwnd_fully_used: s.is_cwnd_limited,
         next_departure: s.pacer.next_departure(now),
         last_send: s.last_send,
         app_limited: s.rate.app_limited != 0,

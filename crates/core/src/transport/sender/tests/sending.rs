@@ -146,6 +146,10 @@ fn in_slow_start_a_window_under_twice_the_packets_out_counts_as_limited() {
     assert!(limited(&mut tx, None, false, 6));
     assert!(!limited(&mut tx, Some(5), false, 6), "not in slow start");
     assert!(limited(&mut tx, Some(5), true, 0));
+    // the algorithm is lent both; BBRv2/v3 read the flag alone (`tp->is_cwnd_limited`)
+    assert!(limited(&mut tx, None, false, 6));
+    let conn = conn_view(&tx, Time::ZERO, false);
+    assert!(conn.is_cwnd_limited && !conn.cwnd_fully_used);
 }
 
 /// RFC 2861 (`tcp_cwnd_application_limited`): a window-based algorithm not limited by its
