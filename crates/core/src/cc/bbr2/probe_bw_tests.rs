@@ -302,12 +302,21 @@ fn a_lost_packet_of_a_probe_is_judged_on_its_own_flight_at_the_level_its_losses_
     // 99 in flight and 1 lost: a budget of ceil(99 · 5/256) = 2 leaves 1 loss, sent over
     // 1 / (1 − 5/256) = 1.02 packets: inflight_hi = 99 + 1. The third is of the same probe,
     // which has ended: it would have set 99.
+    // Losses the connection counted before this flight do not count against it.
     let mut d = drive_to_up(Params::default());
+    d.conn.lost += 1000;
     let a = lost_burst(&d, 100, 3);
     d.ack(a); // the ACK's own sample records no flight (Extra::default())
     assert_eq!(d.cc.b.inflight_hi, Some(100));
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     assert!(d.cc.probe.prev_probe_too_high && !d.cc.probe.bw_probe_samples);
+    // A flight sent app-limited ends the probe but leaves inflight_hi alone.
+    let mut d = drive_to_up(Params::default());
+    let mut a = lost_burst(&d, 100, 3);
+    a.lost_snapshot.is_app_limited = true;
+    d.ack(a);
+    assert_eq!(d.cc.b.inflight_hi, None);
+    assert_eq!(d.cc.state, State::ProbeBw(Phase::Down));
     // Of 256, the 6th crosses floor(256 · 5/256) = 5; before it 255 and 5 lost, already the
     // budget ceil(255 · 5/256) = 5: 255 + 0.
     let mut d = drive_to_up(Params::default());

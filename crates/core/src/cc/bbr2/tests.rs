@@ -939,7 +939,9 @@ fn rto_sets_cwnd_to_inflight_plus_one_seeds_inflight_lo_and_leaving_loss_restore
     let mut d = drive_to_cruise(Params::default());
     d.ack(steady());
     assert_eq!(d.cc.cwnd(), 34);
+    let lost = d.conn.lost;
     d.rto(Duration::from_millis(200));
+    assert_eq!(d.conn.lost, lost + 34); // the driver counts each packet it tells of
     assert_eq!(d.cc.cwnd(), 1); // everything in flight was marked lost: 0 + 1
     assert_eq!(d.cc.prior_cwnd, 34);
     assert_eq!(d.cc.b.inflight_lo, Some(34)); // v2: prior_cwnd

@@ -136,14 +136,21 @@ fn a_stall_sends_the_next_request_to_the_lowest_level() {
     assert_eq!(abr.decide(&ctx(&v, &h, 9.5, 2, 0.2)).level, 0);
 }
 
-/// Drives an abandonment of segment 2 at the current level: progress at 4 Mb/s for 12.5 MB.
-fn abandon_segment(abr: &mut DashJs, v: &Video, level: usize, t0: f64) -> Option<usize> {
+/// Drives an abandonment of segment 2 at the current level, `buffer_s` buffered: progress at
+/// 4 Mb/s for 12.5 MB.
+fn abandon_segment(
+    abr: &mut DashJs,
+    v: &Video,
+    level: usize,
+    t0: f64,
+    buffer_s: f64,
+) -> Option<usize> {
     let total = v.size(2, level);
     (1..=10).find_map(|k| {
         let t = t0 + k as f64 * 0.1;
         let received = (4e6 * k as f64 * 0.1 / 8.0) as u64;
         abr.abandon(
-            &ctx(v, &[], t, 2, 8.0),
+            &ctx(v, &[], t, 2, buffer_s),
             &progress(2, level, total, received, t0, k),
         )
     })
@@ -160,7 +167,7 @@ fn abandoned_from_the_top(p: &Profile) -> (Video, DashJs, Vec<Download>) {
     assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
     // The download of segment 2 at level 10 (15.6 MB) crawls at 4 Mb/s: abandoned for level 1
     // (4 × 0.9 = 3.6 → 2.5 Mb/s) after 0.6 s.
-    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
+    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0, 8.0), Some(1));
     (v, abr, h)
 }
 
@@ -218,15 +225,12 @@ fn an_abandonment_deflates_bola_to_the_abandoned_level_in_v3_and_to_the_new_one_
         assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 11.0)).level, 10);
         let before = abr.bola().placeholder();
         assert!((before - 20.634).abs() < 1e-3);
-        assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), Some(1));
-        // At 8 s buffered, towards minBuf(10) − 8 s (above the placeholder: no change), or
-        // towards minBuf(1) − 8 s = Vp · (gp + (2.5 · 1 − 1 · u₁) / 1.5) − 8 = 12.660 − 8 s.
+        assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0, 11.5), Some(1));
+        // At 11.5 s buffered, towards minBuf(10) − 11.5 = 31.634 − 11.5 s, or towards
+        // minBuf(1) − 11.5 s = Vp · (gp + (2.5 · 1 − 1 · u₁) / 1.5) − 11.5 = 12.660 − 11.5 s.
+        let want = if to_new_level { 1.160 } else { 20.134 };
         let after = abr.bola().placeholder();
-        if to_new_level {
-            assert!((after - 4.660).abs() < 1e-3, "{after}");
-        } else {
-            assert_eq!(after, before);
-        }
+        assert!((after - want).abs() < 1e-3, "{after}");
     }
 }
 
@@ -240,7 +244,7 @@ fn abandonment_can_be_disabled_by_the_profile() {
     let h = vec![seg(0, 0, 0.0, 0.5, 40.0)];
     abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
     abr.decide(&ctx(&v, &h, 0.55, 1, 11.0));
-    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0), None);
+    assert_eq!(abandon_segment(&mut abr, &v, 10, 5.0, 8.0), None);
 }
 
 #[test]
