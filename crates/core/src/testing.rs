@@ -183,7 +183,9 @@ impl<C: CongestionControl> AckDriver<C> {
             is_ack_delayed: a.delayed,
             ..RateSample::default()
         };
-        self.cc.on_ack(self.now, &self.conn, &rs);
+        if rs.interval.is_some() || !self.cc.valid_samples_only() {
+            self.cc.on_ack(self.now, &self.conn, &rs);
+        }
         self.refill(a.app_limited);
         self.samples.push(rs);
         rs

@@ -39,7 +39,8 @@
 //!   while the connection is not in the probing phase (the same effect).
 //! * Base BBR is bloatlab's Linux v1 (`bbr = { artifact_base = true }` switches
 //!   to the artifact's QUIC BBR where it differs in v1 parameters); B3R's step
-//!   runs on every ACK (the artifact's only on ACKs with a valid rate sample).
+//!   runs on every ACK on the Linux base, and only on ACKs with a valid rate
+//!   sample on the artifact's, as there.
 //!
 //! "Loss on this ACK" is the artifact's `sampler->loss`: the packets this ACK's
 //! loss detection found (`rs.losses`). `ngx_quic_detect_lost` zeroes it first on

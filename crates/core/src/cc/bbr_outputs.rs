@@ -97,6 +97,10 @@ macro_rules! outputs_of_inner_v1 {
             self.bbr.wants_app_limited()
         }
 
+        fn valid_samples_only(&self) -> bool {
+            self.bbr.valid_samples_only()
+        }
+
         fn state_name(&self) -> &'static str {
             self.bbr.state_name()
         }

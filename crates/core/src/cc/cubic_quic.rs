@@ -257,10 +257,11 @@ impl CubicQuic {
 }
 
 impl CongestionControl for CubicQuic {
-    /// `CubicOnAck`, which the artifact's stack calls for ACK frames with a valid rate sample,
-    /// with the bytes they acknowledged and the send time of the sample's reference packet.
+    /// `CubicOnAck`, which the artifact's stack calls for ACK frames with a valid rate sample
+    /// (`valid_samples_only`), with the bytes they acknowledged and the send time of the
+    /// sample's reference packet.
     fn on_ack(&mut self, now: Time, _conn: &Conn, rs: &RateSample) {
-        let Some(sent) = rs.reference.prior_sent.filter(|_| rs.is_valid()) else {
+        let Some(sent) = rs.reference.prior_sent else {
             return;
         };
         let (now_ms, sent_ms) = (now.as_millis(), sent.as_millis());
@@ -279,6 +280,10 @@ impl CongestionControl for CubicQuic {
             self.tcp_cwnd += self.mss * self.mss / self.tcp_cwnd;
             self.update(acked, now_ms);
         }
+    }
+
+    fn valid_samples_only(&self) -> bool {
+        true
     }
 
     /// QUIC has no fast-recovery state: losses are answered in `on_loss_detected`.

@@ -59,6 +59,20 @@ fn slow_start_has_no_hystart_and_grows_by_the_bytes_acked() {
     );
 }
 
+/// The artifact's stack calls `CubicOnAck` only for ACK frames with a valid rate sample: an
+/// ACK without one neither grows the window nor takes a minimum RTT.
+#[test]
+fn acks_without_a_valid_sample_do_not_reach_it() {
+    let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));
+    assert!(d.cc.valid_samples_only());
+    d.ack(ack(1, RTT));
+    let (cwnd, min_rtt) = (d.cc.cwnd(), d.cc.min_rtt_ms);
+    d.ack(Ack::new(5, MS).rtt(ms(50)));
+    assert_eq!((d.cc.cwnd(), d.cc.min_rtt_ms), (cwnd, min_rtt));
+    d.ack(ack(5, MS));
+    assert_eq!(d.cc.cwnd(), cwnd + 5);
+}
+
 #[test]
 fn its_minimum_rtt_is_the_smallest_reference_packets_age() {
     let mut d = AckDriver::new(CubicQuic::new(Params::default(), init()));

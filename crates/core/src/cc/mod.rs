@@ -219,8 +219,18 @@ pub struct CcInit {
 
 /// A congestion-control algorithm. See the module header for when each hook runs.
 pub trait CongestionControl {
-    /// Every ACK that acknowledged, sacked, or marked packets lost (Linux `cong_control`).
+    /// Every ACK that acknowledged, sacked, or marked packets lost (Linux `cong_control`),
+    /// unless [`valid_samples_only`](Self::valid_samples_only) and its sample is invalid.
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample);
+
+    /// The oBBR artifact's QUIC stack calls its algorithms only for ACK frames with a valid
+    /// rate sample (`ngx_quic_handle_ack_frame`: `if (ngx_generate_sample(c))`, false without
+    /// a reference packet or when the interval is shorter than the minimum RTT); Linux calls
+    /// `cong_control` on every ACK. True: the sender skips `on_ack`, and the app-limited mark
+    /// read after it, for an ACK whose sample has no interval. Loss hooks still run.
+    fn valid_samples_only(&self) -> bool {
+        false
+    }
 
     /// Fast recovery starts (Linux `tcp_enter_recovery` calling `ssthresh()`).
     fn on_recovery_start(&mut self, now: Time, conn: &Conn);

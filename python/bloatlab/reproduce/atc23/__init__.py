@@ -1,31 +1,31 @@
 """ATC'23: P. Bi, M. Xiao, D. Yu, G. Zhang, J. Tong, J. Liu, Y. Li, "oBBR: Optimize
 Retransmissions of BBR Flows on the Internet", USENIX ATC 2023.
 
-Testbed (§3.1, §5.1 and the artifact's scripts, bpq233/oBBR nginx-quic/scripts): every
-algorithm runs in nginx-quic over loopback; `tc netem` adds the delay (and random loss), `tc
-tbf` sets the rate with a 100 KB burst and its `limit` is the buffer (R = buffer / BDP), both
-on `lo`, so data and ACKs pass the same delay, loss, bucket and queue. Here: the `loopback`
-topology, a tbf shaper with a 100 KB bucket and a drop-tail queue of R BDP, the BDP on the wire,
-and the hosts' 50 µs timing jitter. Every
-flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
+Testbed (§3.1, §5.1 and the artifact's scripts, bpq233/oBBR nginx-quic/scripts): every algorithm
+runs in nginx-quic over loopback; `tc netem` adds the delay (and random loss), `tc tbf` sets the
+rate with a 100 KB burst and its `limit` is the buffer (R = buffer / BDP), both on `lo`, so data and
+ACKs pass the same delay, loss, bucket and queue. Here: the `loopback` topology, a tbf shaper with a
+100 KB bucket and a drop-tail queue of R BDP, the BDP on the wire, and the hosts' 50 µs timing
+jitter. Every flow sends the testbed's 1252-byte packets through the testbed's QUIC pacer (`pacer =
 "nginx-quic"`: a byte budget on a millisecond clock, bursts of up to 6 ms of the pacing rate,
 `ngx_pacing.c`) to a receiver that acknowledges as the Chromium QUIC client does (`ack_policy =
-"quiche"`: an ACK per 2 packets, then per 10 after the first 100); the algorithms' rate
-samples come from the artifact's sampler (`rate_sampler = "nginx-quic"`, `ngx_sample.c`: the
-reference packet persists across ACKs, on a millisecond clock, and the RTT the algorithm sees is
-QUIC's `latest_rtt` in whole milliseconds); every algorithm starts with
-32 packets (the artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`,
-`obbr`, `bbr-s`, `b3r` on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation
-allowance, no pacing margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle
-and DRAIN on the packets in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd
-target of max(gain·BDP, 4) + 3 send quanta (`ngx_bbr_quantum`) in place of Linux's TSO
-budget, an expired min_rtt refreshed from any ACK,
-delayed or not, and its own recovery epoch, which every loss extends); the paper's "BBRv2" is
-the artifact's QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the
-in-flight before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in
-Fig. 7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost packet
-sent after the last reduction cuts the window at once, no PRR, one growth step per ACK frame
-whether or not the window is full).
+"quiche"`: an ACK per 2 packets, then per 10 after the first 100); the algorithms' rate samples come
+from the artifact's sampler (`rate_sampler = "nginx-quic"`, `ngx_sample.c`: the reference packet
+persists across ACKs, on a millisecond clock, and the RTT the algorithm sees is QUIC's `latest_rtt`
+in whole milliseconds), and, as the artifact's stack, the sender runs these algorithms only for ACKs
+with a valid sample (`ngx_generate_sample`; on the paths we counted, every ACK: the kept reference
+gives even an ACK that delivers nothing a sample); every algorithm starts with 32 packets (the
+artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`, `obbr`, `bbr-s`, `b3r`
+on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation allowance, no pacing
+margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle and DRAIN on the packets
+in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd target of max(gain·BDP, 4) + 3
+send quanta (`ngx_bbr_quantum`) in place of Linux's TSO budget, an expired min_rtt refreshed from
+any ACK, delayed or not, and its own recovery epoch, which every loss extends); the paper's "BBRv2"
+is the artifact's QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the
+in-flight before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in Fig.
+7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost packet sent after
+the last reduction cuts the window at once, no PRR, one growth step per ACK frame whether or not the
+window is full).
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|
@@ -46,17 +46,14 @@ the paper's text says "over the overall delivered data"). Tolerances were fixed 
 paper's wording before comparing; a miss is reported as a miss.
 
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery, not
-QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK
-frame carries every range; on Fig. 8's path 98.5–99.4 % of retransmissions replace a packet the
-bottleneck dropped, so the detector hardly moves the ratios); a TCP RTO stands for QUIC's probe
-timeout, which changes no window (`cubic-quic` takes its losses as one more loss, and resets to 4
-packets, as `CubicReset`, only when they span persistent congestion); every algorithm sees
-every ACK (the artifact's stack calls an algorithm only for ACKs with a valid rate sample,
-which with its sampler is nearly every ACK: none of one BBR flow's 123 000 on Fig. 8's path is
-invalid); BBR-S is the WWW'21 code's percentile filter (the artifact's
-own BBR-S takes the 15th largest of 100 samples, and the max filter until it has 100);
-`bbr2-quic` keeps TCP's Recovery state where the port has an epoch of its own (there it decides
-only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT saves).
+QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK frame
+carries every range; on Fig. 8's path 98.5–99.4 % of retransmissions replace a packet the bottleneck
+dropped, so the detector hardly moves the ratios); a TCP RTO stands for QUIC's probe timeout, which
+changes no window (`cubic-quic` takes its losses as one more loss, and resets to 4 packets, as
+`CubicReset`, only when they span persistent congestion); BBR-S is the WWW'21 code's percentile
+filter (the artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it
+has 100); `bbr2-quic` keeps TCP's Recovery state where the port has an epoch of its own (there it
+decides only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT saves).
 """
 
 from __future__ import annotations

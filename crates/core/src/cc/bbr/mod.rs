@@ -452,5 +452,10 @@ impl CongestionControl for Bbr {
         self.epoch.cancel();
     }
 
+    /// The artifact's stack runs `ngx_bbr_on_ack` only for ACKs with a valid sample.
+    fn valid_samples_only(&self) -> bool {
+        self.p.artifact_base
+    }
+
     super::bbr_outputs::model_outputs!(rtt_cnt);
 }

@@ -74,7 +74,10 @@ pub struct Params {
     /// (`ngx_bbr_quantum`; `model.rs`), STARTUP's cwnd grows above its target while less
     /// than the initial window is delivered (Linux: `TCP_INIT_CWND`), and an expired min_rtt
     /// takes the next sample even from a delayed ACK (`ngx_bbr_update_min_rtt` has no
-    /// `is_ack_delayed`).
+    /// `is_ack_delayed`); its stack runs it only for ACKs with a valid rate sample
+    /// (`ngx_generate_sample`; [`CongestionControl::valid_samples_only`]).
+    ///
+    /// [`CongestionControl::valid_samples_only`]: crate::cc::CongestionControl::valid_samples_only
     pub artifact_base: bool,
     /// Which mainline `tcp_bbr.c` to run: `"5.x"` (v5.4 on, the spec's reference) or
     /// `"4.17"` (v4.16–v4.19: no ACK-aggregation allowance, the preset's

@@ -704,6 +704,27 @@ fn probe_rtt_needs_a_round_and_returns_to_startup_if_the_pipe_was_never_full() {
     assert_eq!(d.cc.cwnd(), 22); // max(4, 20) + 2, below STARTUP's target
 }
 
+/// The artifact's stack runs its BBR only for ACKs with a valid rate sample: an ACK
+/// without one changes nothing there (not even STARTUP's cwnd growth by the packets it
+/// acks, or PROBE_RTT's app-limited mark), while Linux's `bbr_main` runs on every ACK.
+#[test]
+fn the_artifact_base_skips_acks_without_a_valid_sample() {
+    let no_sample = Ack::new(2, ms(2)).rtt(ms(10));
+    let mut linux = AckDriver::new(bbr_with_seed(1));
+    linux.ack(round_at(1000.0));
+    let cwnd = linux.cc.cwnd();
+    linux.ack(no_sample.clone());
+    assert_eq!(linux.cc.cwnd(), cwnd + 2);
+    assert!(!linux.cc.valid_samples_only());
+
+    let mut artifact = AckDriver::new(bbr_with(Params::preset(true, Kernel::V5), 1));
+    assert!(artifact.cc.valid_samples_only());
+    artifact.ack(round_at(1000.0));
+    let before = testing::outputs(&artifact.cc);
+    artifact.ack(no_sample);
+    assert_eq!(testing::outputs(&artifact.cc), before);
+}
+
 // ---- loss recovery and RTO ----
 
 #[test]

@@ -591,6 +591,10 @@ impl CongestionControl for Bbr2 {
         self.packet_lost(now, conn, sent);
     }
 
+    fn valid_samples_only(&self) -> bool {
+        self.p.valid_samples_only
+    }
+
     super::bbr_outputs::model_outputs!(round_count);
 }
 

@@ -12,20 +12,19 @@
 //!   pacing rate that may fall during Recovery in any state, two structural
 //!   differences that change how it reacts to loss (`loss_round_restart = false`,
 //!   `prior_inflight_raw`; see the fields), its PROBE_RTT window taking a delayed
-//!   ACK's RTT when it expires (`delayed_ack_rtt_on_expiry`), and a PROBE_RTT entry
-//!   that lets the current round run on (`probe_rtt_round_restart = false`). Its
-//!   whole-millisecond RTTs come with the flow's `rate_sampler = "nginx-quic"`. The
-//!   rest runs on the Linux v2 code; these differences are not modelled: bytes
+//!   ACK's RTT when it expires (`delayed_ack_rtt_on_expiry`), a PROBE_RTT entry
+//!   that lets the current round run on (`probe_rtt_round_restart = false`), and a
+//!   stack that runs it only on ACKs with a valid sample (`valid_samples_only`: none
+//!   yet, or an interval below the minimum RTT, and `ngx_generate_sample` returns false;
+//!   an ACK without a newer reference packet still runs it, on the kept reference of the
+//!   sampler, `rate_sample.rs`). Its whole-millisecond RTTs come with the flow's
+//!   `rate_sampler = "nginx-quic"`. The rest runs on the Linux v2 code; these differences are not modelled: bytes
 //!   instead of packets (its datagram is the 1252-byte MSS, so its byte counts are
 //!   whole packets), a floored BDP without TSO budget, a DRAIN exit at
 //!   `inflight ≤ bdp` without the EDT credit, no ECN, timers on a millisecond clock,
 //!   the port's own recovery epoch (`ngx_bbr2_on_lost`; TCP's Recovery state stands
-//!   in, which matters only before the pipe is full), the reset on QUIC's persistent
-//!   congestion (`ngx_bbr2_reset_cwnd`), and ACKs with an invalid sample (none yet, or
-//!   an interval below the minimum RTT: `ngx_generate_sample` returns false) skipping
-//!   the algorithm (the Fig. 7 run at 1 % loss has none). An ACK without a newer
-//!   reference packet still runs it, on the kept reference (the sampler,
-//!   `rate_sample.rs`).
+//!   in, which matters only before the pipe is full) and the reset on QUIC's persistent
+//!   congestion (`ngx_bbr2_reset_cwnd`).
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
@@ -233,6 +232,12 @@ pub struct Params {
     /// Entering PROBE_RTT starts a new packet-timed round (Linux `bbr2_update_min_rtt`:
     /// `next_rtt_delivered = tp->delivered`); the QUIC port lets the current round run on.
     pub probe_rtt_round_restart: bool,
+    /// Run only on ACKs with a valid rate sample, as the QUIC port's stack calls
+    /// `ngx_bbr2_on_ack` ([`CongestionControl::valid_samples_only`]); Linux runs
+    /// `bbr2_main` on every ACK.
+    ///
+    /// [`CongestionControl::valid_samples_only`]: crate::cc::CongestionControl::valid_samples_only
+    pub valid_samples_only: bool,
 }
 
 impl Default for Params {
@@ -296,6 +301,7 @@ impl Default for Params {
             prior_inflight_raw: false,
             delayed_ack_rtt_on_expiry: false,
             probe_rtt_round_restart: true,
+            valid_samples_only: false,
         }
     }
 }
@@ -340,6 +346,7 @@ impl Params {
             prior_inflight_raw: true,
             delayed_ack_rtt_on_expiry: true,
             probe_rtt_round_restart: false,
+            valid_samples_only: true,
             ..Params::default()
         }
     }

@@ -171,6 +171,7 @@ fn defaults_match_spec() {
             && p.lost_packet_check
             && !p.prior_inflight_raw
             && !p.delayed_ack_rtt_on_expiry
+            && !p.valid_samples_only
     );
 }
 
@@ -244,6 +245,9 @@ fn quic_port_defaults_match_the_obbr_artifact() {
             && q.delayed_ack_rtt_on_expiry
     );
     assert!(!q.probe_rtt_round_restart && Params::default().probe_rtt_round_restart);
+    // its stack calls it only for ACK frames with a valid rate sample
+    assert!(driver(q.clone()).cc.valid_samples_only());
+    assert!(!driver(Params::default()).cc.valid_samples_only());
     // 2^20 bytes compared with bytes acked: 838 packets of 1252 bytes (837 · 1252 < 2^20)
     assert_eq!(q.ack_epoch_acked_reset, 838);
     assert_eq!(Params::default().ack_epoch_acked_reset, 1 << 20);

@@ -113,6 +113,9 @@ impl CongestionControl for Shim {
     fn wants_app_limited(&self) -> bool {
         self.cc.wants_app_limited()
     }
+    fn valid_samples_only(&self) -> bool {
+        self.cc.valid_samples_only()
+    }
     fn state_name(&self) -> &'static str {
         self.cc.state_name()
     }

@@ -78,8 +78,9 @@
 //!
 //! # Deviations
 //!
-//! * oBBR's steps run on every ACK the transport reports; the artifact calls
-//!   its BBR only for ACKs with a valid rate sample.
+//! * On the Linux base oBBR's steps run on every ACK, as Linux's `bbr_main` does;
+//!   on the artifact base, as in the artifact, only on ACKs with a valid rate
+//!   sample ([`CongestionControl::valid_samples_only`]).
 //! * "Loss on this ACK" is the artifact's `sampler->loss`: the packets this
 //!   ACK's loss detection found (`rs.losses`); losses a timer declared in
 //!   between do not count (`ngx_quic_detect_lost` zeroes it on every ACK).

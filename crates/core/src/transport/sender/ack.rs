@@ -140,9 +140,11 @@ impl TcpSender {
         }
         let conn = conn_view(self, now, advanced);
         let cc = self.cc.as_mut().unwrap();
-        cc.on_ack(now, &conn, &rs);
-        if cc.wants_app_limited() {
-            self.rate.mark_app_limited(self.sb.inflight());
+        if rs.interval.is_some() || !cc.valid_samples_only() {
+            cc.on_ack(now, &conn, &rs);
+            if cc.wants_app_limited() {
+                self.rate.mark_app_limited(self.sb.inflight());
+            }
         }
         out.samples.push(rs);
 

@@ -137,6 +137,49 @@ fn a_loss_takes_the_sender_through_disorder_and_one_recovery_back_to_open() {
     assert!(heard.acks[exit].0.snd_una >= high);
 }
 
+/// An algorithm of the QUIC stacks (`valid_samples_only`) hears only the ACKs whose rate
+/// sample is valid, as `ngx_quic_handle_ack_frame` calls it only `if (ngx_generate_sample(c))`,
+/// and still every lost packet. The original of segment 5 arrives 30 ms late, after RACK has
+/// resent it, so some ACKs deliver nothing new and carry no sample on Linux's sampler. The
+/// transfer is run twice: the algorithm's window is fixed, so both runs send and ACK alike.
+#[test]
+fn an_algorithm_asking_for_valid_samples_only_skips_the_other_acks() {
+    let heard = |valid_samples_only: bool| {
+        let (mut spy, heard) = Spy::new(10, None);
+        spy.valid_samples_only = valid_samples_only;
+        run_path(
+            sender(cubic(), false),
+            30 * MSS as u64,
+            Time::from_secs(2),
+            |p: &Packet, now: Time| {
+                let late = p.kind == Kind::Data && !p.is_retrans && p.seq == 5 * MSS as u64;
+                Some(now + ONE_WAY + Duration::from_millis(if late { 30 } else { 0 }))
+            },
+            Some(spy),
+        );
+        let h = heard.borrow();
+        let samples: Vec<RateSample> = h.acks.iter().map(|(_, rs)| *rs).collect();
+        (
+            samples,
+            h.lost_packets.len(),
+            h.losses.clone(),
+            h.reductions.len(),
+        )
+    };
+    let ((all, lost_all, losses_all, cuts_all), (kept, lost_kept, losses_kept, cuts_kept)) =
+        (heard(false), heard(true));
+    let invalid = all.iter().filter(|rs| rs.interval.is_none()).count();
+    assert!(invalid > 0, "the run must have ACKs without a valid sample");
+    let with_interval: Vec<RateSample> =
+        all.into_iter().filter(|rs| rs.interval.is_some()).collect();
+    assert_eq!(kept, with_interval);
+    assert!(lost_kept > 0);
+    assert_eq!(
+        (lost_all, &losses_all, cuts_all),
+        (lost_kept, &losses_kept, cuts_kept)
+    );
+}
+
 /// `tcp_ack_update_rtt` (Karn): the estimator's sample is the oldest newly acknowledged
 /// segment that was never retransmitted, cumulatively acked and not SACKed before, else
 /// the oldest newly SACKed one; the algorithm's is the newest newly SACKed, else the newest

@@ -239,6 +239,8 @@ pub struct Heard {
 pub struct Spy {
     pub cwnd: u32,
     pub ssthresh: Option<u32>,
+    /// Asks to hear only ACKs with a valid rate sample (the QUIC stacks' algorithms).
+    pub valid_samples_only: bool,
     pub heard: Rc<RefCell<Heard>>,
 }
 
@@ -248,6 +250,7 @@ impl Spy {
         let spy = Spy {
             cwnd,
             ssthresh,
+            valid_samples_only: false,
             heard: heard.clone(),
         };
         (spy, heard)
@@ -287,6 +290,10 @@ impl CongestionControl for Spy {
 
     fn on_tx_start(&mut self, _now: Time, _conn: &Conn) {
         self.heard.borrow_mut().tx_starts += 1;
+    }
+
+    fn valid_samples_only(&self) -> bool {
+        self.valid_samples_only
     }
 
     fn on_window_validation(&mut self, _now: Time, _conn: &Conn, event: WindowValidation) {
