@@ -21,8 +21,9 @@
 //! "low_bandwidth"`.
 //!
 //! So two windows are scored with the old estimate, two with the new, and the
-//! estimate is restored when the second pair scored lower. Entering or staying
-//! in PROBE_RTT restarts the window (`change_sc`), so no window spans it.
+//! estimate is restored when the second pair scored lower. Every ACK that finds BBR in
+//! PROBE_RTT when it updates min_rtt (entering it, in it, or leaving it) restarts the
+//! window at the next ACK (`change_sc`), so no window spans PROBE_RTT.
 //!
 //! The ring's contents and the two counters belong to the connection (`bbr->max_down`,
 //! `bw_down_cnt`, `up_rtt`); everything else is a process global in the artifact (`cc`,
@@ -191,6 +192,12 @@ impl BwDrop {
     #[cfg(test)]
     pub fn phase(&self) -> Option<u8> {
         self.scoring.borrow().phase
+    }
+
+    /// When the open score window started.
+    #[cfg(test)]
+    pub fn window_start(&self) -> Option<Time> {
+        self.scoring.borrow().window.map(|w| w.start)
     }
 
     /// The last four window scores, S1..S4 (packets).

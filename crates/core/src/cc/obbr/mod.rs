@@ -399,7 +399,9 @@ impl CongestionControl for Obbr {
 
         self.bbr.update_model(now, conn, rs);
         self.sync_mode();
-        if self.bbr.state() == State::ProbeRtt {
+        // `ngx_bbr_update_min_rtt` sets `change_sc` on every ACK in PROBE_RTT at its check,
+        // which precedes the exit: the ACK that leaves PROBE_RTT restarts the window too.
+        if state == State::ProbeRtt || self.bbr.state() == State::ProbeRtt {
             self.drop.restart_window();
         }
         let gain = self.gain.effective(&self.p, now, self.bbr.pacing_gain());

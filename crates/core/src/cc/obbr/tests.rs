@@ -462,6 +462,10 @@ fn no_score_window_spans_probe_rtt() {
         );
     }
     assert!(d.now - entered >= ms(200));
+    // the ACK that left PROBE_RTT asked for a new window as well (`change_sc` is set before
+    // the exit check), so the ACK after it opens one
+    d.ack(ack(11, 500.0));
+    assert_eq!(d.cc.drop.window_start(), Some(d.now));
     // after it, windows of T = 20 ms close again: four of them and the detector is idle
     let after = d.now;
     while d.cc.drop.phase().is_some() {
