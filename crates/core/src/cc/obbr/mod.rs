@@ -104,6 +104,7 @@
 //! | Name | Value | Unit | Meaning | Source |
 //! |---|---|---|---|---|
 //! | `MU` | 0.5 | — | share of the shallow buffer oBBR fills (paper runs 0.5, 0.75, 1) | §5.1; `BBRU` |
+//! | `MU_MAX` | 1.001 | — | largest μ accepted | the artifact's `-C oBBR <μ>` (spec §6.1) |
 //! | `ALPHA` | 0.01 | — | regrowth slope of g per BDP acked | §5.1; `0.01 * sampler->acked` |
 //! | `G_MAX` | 2.05 | — | cap of g; the deep-buffer gain | `max_ngx_bbr_cwnd_gain` |
 //! | `K` | 30 | samples | consecutive low-bw / high-RTT samples; ring length | §5.1; `bw_down_cnt >= 30`, `up_rtt > 30` |
@@ -132,6 +133,8 @@ use serde::{Deserialize, Serialize};
 
 /// "We vary μ in 0.5, 0.75, and 1"; the artifact's compiled default `BBR_U` is 0.5.
 pub const MU: f64 = 0.5; // ATC'23 §5.1; ngx_bbr.c BBR_U
+/// The largest μ the artifact's command line takes (`-C oBBR <μ>`).
+pub const MU_MAX: f64 = 1.001; // specs/cca.md §6.1
 /// "we set α that controls the speed of recovery from the packet loss to 0.01".
 pub const ALPHA: f64 = 0.01; // ATC'23 §5.1; ngx_bbr.c update_cc_mode
 /// g's ceiling; the paper says g_max = 2, the code uses 2.05.
@@ -183,7 +186,8 @@ pub enum Holdoff {
 #[derive(Clone, Debug, PartialEq, Deserialize, Serialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct Params {
-    /// μ: share of the estimated shallow buffer the flow may fill (0–1).
+    /// μ: share of the estimated shallow buffer the flow may fill, 0–1.001 (the artifact's
+    /// command line, `specs/cca.md` §6.1; the paper runs 0.5, 0.75 and 1).
     pub mu: f64,
     /// α: regrowth of g per BDP acked outside recovery.
     pub alpha: f64,
@@ -247,7 +251,7 @@ impl Params {
     /// Range checks, naming the parameter.
     pub fn validate(&self) -> Result<(), String> {
         within(&[
-            ("mu", self.mu, 0.0, 1.0),
+            ("mu", self.mu, 0.0, MU_MAX),
             ("alpha", self.alpha, 0.0, 1.0),
             ("g_max", self.g_max, 1.0, 16.0),
             ("bw_drop_ratio", self.bw_drop_ratio, 0.0, 1.0),

@@ -84,8 +84,13 @@ fn defaults_match_spec() {
     };
     assert_eq!(
         bad.validate().unwrap_err(),
-        "mu = 1.5 is out of range: allowed 0 ≤ mu ≤ 1"
+        "mu = 1.5 is out of range: allowed 0 ≤ mu ≤ 1.001"
     );
+    let edge = Params {
+        mu: 1.001,
+        ..Params::default()
+    };
+    assert!(edge.validate().is_ok(), "the artifact takes μ up to 1.001");
     let bad = Params {
         k: 0,
         ..Params::default()
