@@ -235,6 +235,9 @@ impl Params {
             ("full_bw_thresh", self.full_bw_thresh),
             ("extra_acked_gain", self.extra_acked_gain),
             ("probe_rtt_srtt_cap", self.probe_rtt_srtt_cap),
+            ("lt_loss_thresh", self.lt_loss_thresh),
+            ("lt_bw_ratio", self.lt_bw_ratio),
+            ("lt_bw_diff_bytes_per_sec", self.lt_bw_diff_bytes_per_sec),
         ])?;
         let len = self.pacing_gain_cycle.len();
         if len == 0 {
@@ -256,6 +259,7 @@ impl Params {
         }
         at_least_one(&[
             ("bw_filter_rounds", self.bw_filter_rounds),
+            ("min_rtt_window_ms", self.min_rtt_window_ms),
             ("min_cwnd", u64::from(self.min_cwnd)),
             ("full_bw_rounds", u64::from(self.full_bw_rounds)),
             (

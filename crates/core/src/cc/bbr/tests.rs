@@ -1074,6 +1074,34 @@ fn each_unusable_parameter_alone_is_rejected_by_name() {
             },
             "extra_acked_win_rounds",
         ),
+        (
+            Params {
+                min_rtt_window_ms: 0,
+                ..d()
+            },
+            "min_rtt_window_ms",
+        ),
+        (
+            Params {
+                lt_loss_thresh: f64::NAN,
+                ..d()
+            },
+            "lt_loss_thresh",
+        ),
+        (
+            Params {
+                lt_bw_ratio: -0.125,
+                ..d()
+            },
+            "lt_bw_ratio",
+        ),
+        (
+            Params {
+                lt_bw_diff_bytes_per_sec: f64::INFINITY,
+                ..d()
+            },
+            "lt_bw_diff_bytes_per_sec",
+        ),
     ];
     for (p, field) in cases {
         // the message starts with the one field at fault (not a list of suspects)
