@@ -38,7 +38,7 @@ MISSES = {
     "Fig. 7 BBRv2's goodput collapses under 1–2 % random loss",
     # CUBIC fills R ≥ 0.2 as well as BBRv2 does, or better (both 94–95 %).
     "Fig. 7 60 Mb/s, 60 ms: BBRv2's goodput above CUBIC's",
-    # After the 40 → 10 Mb/s drops oBBR-1 retransmits 1.4 %, so BBR's bytes are 5.1–5.3×
+    # After the 40 → 10 Mb/s drops oBBR-1 retransmits 1.2–1.3 %, so BBR's bytes are 5.3–5.4×
     # its (paper 2.09×, tolerance 2.93×).
     "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
     # BBRv2 takes 13–44 % from oBBR at R = 0.5 where CUBIC takes 11–19 %.

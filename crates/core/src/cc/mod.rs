@@ -16,7 +16,7 @@
 //!
 //! | hook                 | Linux call site                                       |
 //! |----------------------|-------------------------------------------------------|
-//! | `on_ack`             | `tcp_cong_control` (after `tcp_rate_gen`), every ACK  |
+//! | `on_ack`             | `tcp_cong_control` (after `tcp_rate_gen`), every ACK; with `valid_samples_only`, as the QUIC stacks call them, only ACKs with a valid rate sample |
 //! | `on_recovery_start`  | `tcp_enter_recovery` → `ssthresh()`                   |
 //! | `on_rto`             | `tcp_enter_loss` → `ssthresh()`, cwnd = inflight + 1, `set_state(Loss)` |
 //! | `on_packet_lost`     | `tcp_sum_lost` → `skb_marked_lost()`, per packet RACK or an RTO marks lost, before the ACK's or timeout's other hooks |
@@ -568,6 +568,28 @@ mod tests {
                     "{name}"
                 );
             }
+        }
+    }
+
+    /// The algorithms of the oBBR artifact's QUIC stack hear only ACKs with a valid rate
+    /// sample; Linux's, and the variants on Linux's BBR, every ACK.
+    #[test]
+    fn only_the_quic_stacks_algorithms_ask_for_valid_samples_only() {
+        let asks = |cc: &str| {
+            let cc: CcConfig = serde_json::from_str(cc).unwrap();
+            cc.build(crate::testing::init()).valid_samples_only()
+        };
+        for &name in CC_NAMES {
+            let quic = matches!(name, "cubic-quic" | "bbr2-quic");
+            assert_eq!(asks(&format!("\"{name}\"")), quic, "{name}");
+        }
+        for on_artifact_base in [
+            r#"{"kind": "bbr", "artifact_base": true}"#,
+            r#"{"kind": "obbr", "bbr": {"artifact_base": true}}"#,
+            r#"{"kind": "b3r", "bbr": {"artifact_base": true}}"#,
+            r#"{"kind": "bbr-s", "base": {"artifact_base": true}}"#,
+        ] {
+            assert!(asks(on_artifact_base), "{on_artifact_base}");
         }
     }
 
