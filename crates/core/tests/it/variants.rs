@@ -124,7 +124,7 @@ fn every_variant_runs_by_name_and_round_trips_through_its_json() {
         serde_json::from_value::<CcConfig>(json!({"kind": "obbr", "mu": 2})).map(|c| c.validate());
     assert_eq!(
         e.unwrap().unwrap_err(),
-        "mu = 2 is out of range: allowed 0 ≤ mu ≤ 1"
+        "mu = 2 is out of range: allowed 0 ≤ mu ≤ 1.001"
     );
     let shallow: CcConfig =
         serde_json::from_value(json!({"kind": "bbr-shallow", "high_gain": 2.5})).unwrap();
