@@ -183,7 +183,7 @@ impl<C: CongestionControl> AckDriver<C> {
             is_ack_delayed: a.delayed,
             ..RateSample::default()
         };
-        if rs.interval.is_some() || !self.cc.valid_samples_only() {
+        if crate::cc::hears_ack(&self.cc, &rs) {
             self.cc.on_ack(self.now, &self.conn, &rs);
         }
         self.refill(a.app_limited);

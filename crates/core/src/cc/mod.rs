@@ -282,6 +282,12 @@ pub trait CongestionControl {
     fn metrics(&self) -> CcMetrics;
 }
 
+/// Whether `cc` hears this ACK's `on_ack`: every ACK, unless it asks for
+/// [`valid_samples_only`](CongestionControl::valid_samples_only) and `rs` has no interval.
+pub fn hears_ack(cc: &(impl CongestionControl + ?Sized), rs: &RateSample) -> bool {
+    rs.interval.is_some() || !cc.valid_samples_only()
+}
+
 /// Which algorithm a flow runs, with its parameters. `"bbr"` or `{ kind = "bbr", ... }`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CcConfig {

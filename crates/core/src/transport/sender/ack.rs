@@ -140,7 +140,7 @@ impl TcpSender {
         }
         let conn = conn_view(self, now, advanced);
         let cc = self.cc.as_mut().unwrap();
-        if rs.interval.is_some() || !cc.valid_samples_only() {
+        if hears_ack(cc.as_ref(), &rs) {
             cc.on_ack(now, &conn, &rs);
             if cc.wants_app_limited() {
                 self.rate.mark_app_limited(self.sb.inflight());

@@ -45,7 +45,7 @@ use super::send_buffer::SendBuffer;
 use super::tso;
 use super::Outbox;
 use crate::cc::{
-    CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, Timeout,
+    hears_ack, CaState, CcConfig, CcInit, CongestionControl, Conn, HostShared, SentPacket, Timeout,
     WindowValidation,
 };
 use crate::engine::{Alarm, Rng};
