@@ -42,6 +42,10 @@ impl Time {
     pub const fn as_millis(self) -> u64 {
         self.0 / 1_000_000
     }
+    /// This instant on a millisecond clock: floored to the whole millisecond.
+    pub const fn floor_millis(self) -> Time {
+        Time(self.0 - self.0 % 1_000_000)
+    }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / NANOS_PER_SEC as f64
     }
@@ -91,6 +95,10 @@ impl Duration {
     /// Whole milliseconds, floored.
     pub const fn as_millis(self) -> u64 {
         self.0 / 1_000_000
+    }
+    /// This span on a millisecond clock: floored to whole milliseconds.
+    pub const fn floor_millis(self) -> Duration {
+        Duration(self.0 - self.0 % 1_000_000)
     }
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / NANOS_PER_SEC as f64

@@ -40,7 +40,8 @@
 //! * Base BBR is bloatlab's Linux v1 (`bbr = { artifact_base = true }` switches
 //!   to the artifact's QUIC BBR where it differs in v1 parameters); B3R's step
 //!   runs on every ACK on the Linux base, and only on ACKs with a valid rate
-//!   sample on the artifact's, as there.
+//!   sample on the artifact's, as there. Its quiet-min_rtt timer runs on the base's
+//!   clock: whole ms (`ngx_current_msec`) on the artifact's, ns on Linux's.
 //!
 //! "Loss on this ACK" is the artifact's `sampler->loss`: the packets this ACK's
 //! loss detection found (`rs.losses`). `ngx_quic_detect_lost` zeroes it first on
@@ -172,6 +173,7 @@ impl B3r {
 
 impl CongestionControl for B3r {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
+        let now = self.bbr.clock(now);
         let lost = rs.losses > 0;
         let probe_gain = {
             let mut s = self.state.borrow_mut();
@@ -327,6 +329,36 @@ mod tests {
         assert_eq!(next_probe_gain(&mut d), 1.1);
         d.ack(steady().lost(1)); // (50 − 2) / 40
         assert_eq!(next_probe_gain(&mut d), 1.2);
+    }
+
+    #[test]
+    fn on_the_artifact_base_the_quiet_min_rtt_is_timed_on_a_millisecond_clock() {
+        // A loss at a whole millisecond L; an ACK at L + 10.5 ms is quiet for 10.5 ms > min_rtt
+        // on the Linux base, for 10 ms (not > 10) on nginx's clock.
+        for (artifact_base, g_after_10_5_ms) in [(false, 50), (true, 48)] {
+            let p = Params {
+                bbr: BbrParams::preset(artifact_base, crate::cc::bbr::Kernel::V5),
+                ..Params::default()
+            };
+            let mut d = probe_bw(&p, &HostShared::default());
+            d.ack(steady().lost(1)); // g = 48
+            let loss = d.now;
+            assert_eq!(loss, loss.floor_millis());
+            d.ack(Ack {
+                after: Duration::from_micros(10_500),
+                ..steady()
+            });
+            assert_eq!(
+                d.cc.gain_state().g,
+                g_after_10_5_ms,
+                "artifact_base {artifact_base}"
+            );
+            d.ack(Ack {
+                after: Duration::from_micros(500),
+                ..steady()
+            }); // L + 11 ms
+            assert_eq!(d.cc.gain_state().g, 50, "artifact_base {artifact_base}");
+        }
     }
 
     #[test]

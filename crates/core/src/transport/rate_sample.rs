@@ -55,8 +55,9 @@
 //! algorithm is QUIC's `latest_rtt` on that clock (`sampler->rtt = qc->latest_rtt`, the
 //! millisecond of the ACK less that of the send), so a BBR whose min_rtt filter takes any
 //! sample at or below the minimum is refreshed by every RTT in the minimum's millisecond.
-//! The connection's own RTT estimator (RTO, RACK) and the algorithm's clock stay in
-//! nanoseconds.
+//! The connection's own RTT estimator (RTO, RACK) stays in nanoseconds; the artifact's
+//! algorithms put their own timers on the millisecond clock (`bbr` with `artifact_base`,
+//! `bbr2-quic`'s `millisecond_clock`, `cubic-quic`).
 
 use crate::time::{Duration, Time};
 use serde::{Deserialize, Serialize};

@@ -398,11 +398,30 @@ impl Bbr {
         self.entries += 1;
     }
 
+    /// The algorithm's clock: on the artifact base nginx's `ngx_current_msec` (whole
+    /// milliseconds, the ngx_bbr.c `sampler->now` its timers compare), else nanoseconds.
+    pub(crate) fn clock(&self, t: Time) -> Time {
+        if self.p.artifact_base {
+            t.floor_millis()
+        } else {
+            t
+        }
+    }
+
+    /// A span on the algorithm's clock (the artifact's srtt is whole milliseconds).
+    fn clock_span(&self, d: Duration) -> Duration {
+        if self.p.artifact_base {
+            d.floor_millis()
+        } else {
+            d
+        }
+    }
+
     /// Stamps `bbr_init` takes from the clock, taken at the first hook instead.
     fn start_clock(&mut self, now: Time) {
         if !self.clock_started {
             self.clock_started = true;
-            self.min_rtt_stamp = now;
+            self.min_rtt_stamp = self.clock(now);
             self.ack_aggr.reset_epoch(now);
         }
     }

@@ -74,8 +74,11 @@ pub struct Params {
     /// (`ngx_bbr_quantum`; `model.rs`), STARTUP's cwnd grows above its target while less
     /// than the initial window is delivered (Linux: `TCP_INIT_CWND`), and an expired min_rtt
     /// takes the next sample even from a delayed ACK (`ngx_bbr_update_min_rtt` has no
-    /// `is_ack_delayed`); its stack runs it only for ACKs with a valid rate sample
-    /// (`ngx_generate_sample`; [`CongestionControl::valid_samples_only`]).
+    /// `is_ack_delayed`), its timers (gain-cycle phases, min_rtt expiry, the PROBE_RTT
+    /// hold, which ends at its stamp, and the variants' own) compare nginx's whole
+    /// milliseconds (`sampler->now` = `ngx_current_msec`; srtt in whole ms too); its stack
+    /// runs it only for ACKs with a valid rate sample (`ngx_generate_sample`;
+    /// [`CongestionControl::valid_samples_only`]).
     ///
     /// [`CongestionControl::valid_samples_only`]: crate::cc::CongestionControl::valid_samples_only
     pub artifact_base: bool,

@@ -77,9 +77,11 @@ impl ProbeRttHold {
         }
     }
 
-    /// The hold time has passed (`now` after the done stamp).
-    pub(crate) fn elapsed(&self, now: Time) -> bool {
-        self.done_stamp.is_some_and(|done| now > done)
+    /// The hold time has passed: `now` after the done stamp (Linux), or at it too
+    /// (`at_stamp`: the oBBR artifact's `sampler->now < stamp` test on its ms clock).
+    pub(crate) fn elapsed(&self, now: Time, at_stamp: bool) -> bool {
+        self.done_stamp
+            .is_some_and(|done| now > done || (at_stamp && now == done))
     }
 }
 
@@ -111,7 +113,7 @@ impl Bbr {
             // Maintain min packets in flight for max(200 ms, 1 round).
             let mut hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
             if let Some(srtt) = conn.srtt.filter(|_| self.p.probe_rtt_srtt_cap > 0.0) {
-                hold = hold.min(srtt.mul_f64(self.p.probe_rtt_srtt_cap));
+                hold = hold.min(self.clock_span(srtt).mul_f64(self.p.probe_rtt_srtt_cap));
             }
             // The artifact starts the hold on the entering ACK, drained or not.
             let target = if self.p.probe_rtt_wait_for_drain {
@@ -143,7 +145,7 @@ impl Bbr {
 
     /// Linux `bbr_check_probe_rtt_done`: leave once the hold time has passed.
     pub(super) fn check_probe_rtt_done(&mut self, now: Time, conn: &Conn) {
-        if !self.probe_rtt.elapsed(now) {
+        if !self.probe_rtt.elapsed(now, self.p.artifact_base) {
             return;
         }
         self.min_rtt_stamp = now; // wait a while until the next PROBE_RTT

@@ -387,6 +387,25 @@ fn probing_phase_lasts_more_than_min_rtt_then_ends_at_five_quarters_bdp() {
 }
 
 #[test]
+fn the_artifact_base_times_gain_cycle_phases_on_a_millisecond_clock() {
+    // A cruising phase entered at a whole millisecond S with min_rtt 10 ms. An ACK at
+    // S + 10.5 ms: 10.5 ms have passed, but on nginx's clock only 10 (not > min_rtt).
+    let late = |us| ack(2, Duration::from_micros(us), ms(10), 10, ms(10));
+    for (artifact_base, phase_after_10_5_ms) in [(false, 3), (true, 2)] {
+        let mut d =
+            probe_bw_in_phase_with(&Params::preset(artifact_base, Kernel::V5), &steady(), 2);
+        assert_eq!(d.now, d.now.floor_millis());
+        d.ack(late(10_500));
+        assert_eq!(
+            d.cc.cycle_idx, phase_after_10_5_ms,
+            "artifact_base {artifact_base}"
+        );
+        d.ack(late(500)); // S + 11 ms
+        assert_eq!(d.cc.cycle_idx, 3, "artifact_base {artifact_base}");
+    }
+}
+
+#[test]
 fn probing_phase_persists_below_its_inflight_target_until_a_loss() {
     let mut d = probe_bw_in_phase(&steady(), 0);
     d.fill_window = false;
@@ -613,8 +632,10 @@ fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_fi
     // The hold starts on the entering ACK although inflight is still far above 4.
     assert!(d.conn.inflight > 4);
     let entered = d.now;
+    // srtt on the artifact's clock is whole milliseconds: 10 ms, although it is above that.
     let srtt = d.conn.srtt.unwrap();
-    assert_eq!(d.cc.probe_rtt.done_stamp, Some(entered + srtt.mul_f64(2.0)));
+    assert!(srtt > ms(10) && srtt.floor_millis() == ms(10));
+    assert_eq!(d.cc.probe_rtt.done_stamp, Some(entered + ms(20)));
     while d.cc.state == State::ProbeRtt {
         d.ack(slower.clone());
         assert!(
@@ -622,7 +643,9 @@ fn the_artifact_base_holds_probe_rtt_for_two_srtt_from_entry_without_draining_fi
             "PROBE_RTT lasts 2·srtt and a round"
         );
     }
-    assert!(d.now > entered + srtt.mul_f64(2.0));
+    // It leaves on the ACK at the stamp itself (`sampler->now < stamp` no longer holds);
+    // Linux's `after(now, stamp)` would wait for the next, 2 ms later.
+    assert_eq!(d.now, entered + ms(20));
     assert_eq!(d.cc.state, State::ProbeBw);
 }
 

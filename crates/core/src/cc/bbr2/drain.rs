@@ -4,6 +4,7 @@
 //!
 //! ```text
 //!   in_net_at_edt(inflight) ≤ inflight(max_bw, 1.0) = max(bdp(max_bw, 1), 3 · tso_goal, 4)
+//!   (`prior_inflight_raw`, the QUIC port: inflight as it is, without the EDT credit)
 //! ```
 //!
 //! Entering DRAIN resets the congestion signals STARTUP collected and sets the
@@ -25,7 +26,12 @@ impl Bbr2 {
         }
         if self.state == State::Drain {
             let target = self.inflight(self.max_bw(), 1.0);
-            if self.in_net_at_edt(now, conn, conn.inflight) <= target {
+            let in_net = if self.p.prior_inflight_raw {
+                conn.inflight // the QUIC port's `sampler->in_flight`: no EDT credit
+            } else {
+                self.in_net_at_edt(now, conn, conn.inflight)
+            };
+            if in_net <= target {
                 self.start_probe_down(now, conn);
             }
         }

@@ -17,14 +17,14 @@
 //!   stack that runs it only on ACKs with a valid sample (`valid_samples_only`: none
 //!   yet, or an interval below the minimum RTT, and `ngx_generate_sample` returns false;
 //!   an ACK without a newer reference packet still runs it, on the kept reference of the
-//!   sampler, `rate_sample.rs`). Its whole-millisecond RTTs come with the flow's
-//!   `rate_sampler = "nginx-quic"`. The rest runs on the Linux v2 code; these differences are not modelled: bytes
-//!   instead of packets (its datagram is the 1252-byte MSS, so its byte counts are
-//!   whole packets), a floored BDP without TSO budget, a DRAIN exit at
-//!   `inflight ≤ bdp` without the EDT credit, no ECN, timers on a millisecond clock,
-//!   the port's own recovery epoch (`ngx_bbr2_on_lost`; TCP's Recovery state stands
-//!   in, which matters only before the pipe is full) and the reset on QUIC's persistent
-//!   congestion (`ngx_bbr2_reset_cwnd`).
+//!   sampler, `rate_sample.rs`), with its timers on nginx's millisecond clock
+//!   (`millisecond_clock`). Its whole-millisecond RTTs come with the flow's
+//!   `rate_sampler = "nginx-quic"`. The rest runs on the Linux v2 code; these
+//!   differences are not modelled: bytes instead of packets (its datagram is the
+//!   1252-byte MSS, so its byte counts are whole packets), a floored BDP without TSO
+//!   budget, no ECN, the port's own recovery epoch (`ngx_bbr2_on_lost`; TCP's Recovery
+//!   state stands in, which matters only before the pipe is full) and the reset on
+//!   QUIC's persistent congestion (`ngx_bbr2_reset_cwnd`).
 //!
 //! A missing field takes the preset's value, so `{ kind = "bbr3" }` is exactly
 //! [`Params::v3`].
@@ -222,9 +222,10 @@ pub struct Params {
     pub lost_packet_check: bool,
     /// The QUIC port's `sampler->prior_inflight`: PROBE_BW's UP exit and DOWN→CRUISE
     /// check use the packets in flight before this ACK as they are (`cg->prior_in_flight`;
-    /// its stack has no EDT credit), and UP grows inflight_hi only if by that figure less
-    /// than one datagram (`ngx_BBR2_MAX_DATAGRAM_SIZE` = `NGX_QUIC_MSS`: one packet) of cwnd
-    /// is free. Linux uses `in_net_at_edt(prior_in_flight)` and `tp->is_cwnd_limited`.
+    /// its stack has no EDT credit), DRAIN's exit those after it (`sampler->in_flight`),
+    /// and UP grows inflight_hi only if by that figure less than one datagram
+    /// (`ngx_BBR2_MAX_DATAGRAM_SIZE` = `NGX_QUIC_MSS`: one packet) of cwnd is free. Linux
+    /// uses `in_net_at_edt` of each and `tp->is_cwnd_limited`.
     pub prior_inflight_raw: bool,
     /// When the PROBE_RTT window has expired, take the next RTT even from a delayed ACK
     /// (the QUIC port's `ngx_bbr2_update_min_rtt`); Linux waits for one that was not delayed.
@@ -238,6 +239,12 @@ pub struct Params {
     ///
     /// [`CongestionControl::valid_samples_only`]: crate::cc::CongestionControl::valid_samples_only
     pub valid_samples_only: bool,
+    /// Timers on nginx's millisecond clock, as the QUIC port's (`sampler->now` =
+    /// `ngx_current_msec`): every instant the algorithm stamps or compares is floored to the
+    /// millisecond, the PROBE_BW wait is drawn in whole milliseconds, and PROBE_RTT ends at
+    /// its stamp (`sampler->now < stamp` no longer holds) rather than after it. Linux's
+    /// clock is microseconds (`tcp_mstamp`); bloatlab's nanoseconds stand in for it.
+    pub millisecond_clock: bool,
 }
 
 impl Default for Params {
@@ -302,6 +309,7 @@ impl Default for Params {
             delayed_ack_rtt_on_expiry: false,
             probe_rtt_round_restart: true,
             valid_samples_only: false,
+            millisecond_clock: false,
         }
     }
 }
@@ -347,6 +355,7 @@ impl Params {
             delayed_ack_rtt_on_expiry: true,
             probe_rtt_round_restart: false,
             valid_samples_only: true,
+            millisecond_clock: true,
             ..Params::default()
         }
     }

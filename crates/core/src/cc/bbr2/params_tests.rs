@@ -172,6 +172,7 @@ fn defaults_match_spec() {
             && !p.prior_inflight_raw
             && !p.delayed_ack_rtt_on_expiry
             && !p.valid_samples_only
+            && !p.millisecond_clock
     );
 }
 
@@ -245,7 +246,8 @@ fn quic_port_defaults_match_the_obbr_artifact() {
             && q.delayed_ack_rtt_on_expiry
     );
     assert!(!q.probe_rtt_round_restart && Params::default().probe_rtt_round_restart);
-    // its stack calls it only for ACK frames with a valid rate sample
+    // its stack calls it only for ACK frames with a valid rate sample, on nginx's ms clock
+    assert!(q.millisecond_clock);
     assert!(driver(q.clone()).cc.valid_samples_only());
     assert!(!driver(Params::default()).cc.valid_samples_only());
     // 2^20 bytes compared with bytes acked: 838 packets of 1252 bytes (837 · 1252 < 2^20)

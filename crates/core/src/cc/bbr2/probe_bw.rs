@@ -221,6 +221,8 @@ impl Bbr2 {
         };
         let rand_us = match p.bw_probe_rand_us {
             0 => 0,
+            // the QUIC port's `ngx_random() % 1000` whole milliseconds
+            n if p.millisecond_clock && n >= 1_000 => self.rng.below(n / 1_000) * 1_000,
             n => self.rng.below(n),
         };
         self.probe.wait = Duration::from_micros(p.bw_probe_base_us + rand_us);

@@ -105,7 +105,7 @@ impl Bbr2 {
 
     /// Linux `bbr_check_probe_rtt_done`: leave once the hold time has passed.
     pub(super) fn check_probe_rtt_done(&mut self, now: Time, conn: &Conn) {
-        if !self.probe_rtt.elapsed(now) {
+        if !self.probe_rtt.elapsed(now, self.p.millisecond_clock) {
             return;
         }
         self.probe_rtt_min_stamp = now; // "schedule next PROBE_RTT"

@@ -642,6 +642,26 @@ fn drain_paces_at_88_over_256_then_enters_probe_bw_down_once_inflight_fits_one_b
     assert_eq!(d.cc.metrics().pacing_gain, Some(0.75));
 }
 
+#[test]
+fn the_quic_port_leaves_drain_on_the_flight_as_it_is_without_edt_credit() {
+    for (raw, state) in [(false, State::ProbeBw(Phase::Down)), (true, State::Drain)] {
+        let mut d = driver(Params {
+            prior_inflight_raw: raw,
+            ..Params::default()
+        });
+        while d.cc.state == State::Startup {
+            d.ack(steady());
+        }
+        d.fill_window = false;
+        // 18 in flight after the ACK against one BDP of 16; Linux credits the 3 that leave
+        // by the next departure (1953 pkt/s · 2 ms), the port counts all 18.
+        d.conn.inflight = 20;
+        d.conn.next_departure = d.now + us(1024) + us(2000);
+        d.ack(steady());
+        assert_eq!(d.cc.state, state, "prior_inflight_raw {raw}");
+    }
+}
+
 // ---- PROBE_RTT ----
 
 /// ACKs of the path whose RTT sample grows 1 µs each, so none refreshes probe_rtt_min.
@@ -747,7 +767,12 @@ fn the_probe_rtt_and_min_rtt_windows_expire_only_past_5_s_and_10_s() {
 /// PROBE_RTT entered from CRUISE, then drained to 8 in flight: the 200 ms hold and the
 /// round have started.
 fn probe_rtt_hold_started() -> Driver {
-    let mut d = drive_to_cruise(Params::default());
+    probe_rtt_hold_started_with(Params::default())
+}
+
+/// As [`probe_rtt_hold_started`], for BBR with parameters `p`.
+fn probe_rtt_hold_started_with(p: Params) -> Driver {
+    let mut d = drive_to_cruise(p);
     let mut k = 0;
     while d.cc.state != State::ProbeRtt {
         k += 1;
@@ -766,6 +791,60 @@ fn probe_rtt_also_waits_for_a_packet_timed_round_at_its_cwnd() {
     assert_eq!(d.cc.state, State::ProbeRtt);
     d.ack(rising_rtt(0)); // 16 packets sent after the round began are delivered
     assert_eq!(d.cc.state, State::ProbeBw(Phase::Cruise));
+}
+
+#[test]
+fn on_the_quic_ports_millisecond_clock_probe_rtt_ends_at_its_stamp() {
+    for millisecond_clock in [false, true] {
+        let mut d = probe_rtt_hold_started_with(Params {
+            millisecond_clock,
+            ..Params::default()
+        });
+        let done = d.cc.probe_rtt.done_stamp.expect("hold started");
+        if millisecond_clock {
+            assert_eq!(done, done.floor_millis());
+        }
+        while d.now + us(1024) < done {
+            d.ack(rising_rtt(0)); // the round ends long before the 200 ms
+        }
+        assert_eq!(d.cc.state, State::ProbeRtt);
+        // An ACK at the stamp itself: the port's `sampler->now < stamp` no longer holds;
+        // Linux's `after(now, stamp)` does not yet.
+        d.ack(Ack {
+            after: done - d.now,
+            ..rising_rtt(0)
+        });
+        let left = d.cc.state != State::ProbeRtt;
+        assert_eq!(
+            left, millisecond_clock,
+            "millisecond_clock {millisecond_clock}"
+        );
+    }
+}
+
+#[test]
+fn on_the_quic_ports_millisecond_clock_the_probe_wait_is_whole_milliseconds() {
+    let waits = |millisecond_clock| {
+        let mut cc = Bbr2::new(
+            Params {
+                millisecond_clock,
+                ..Params::default()
+            },
+            testing::init(),
+        );
+        (0..50)
+            .map(|_| {
+                cc.pick_probe_wait();
+                cc.probe.wait
+            })
+            .collect::<Vec<_>>()
+    };
+    let (linux, port) = (waits(false), waits(true));
+    let in_range = |w: &Duration| (us(2_000_000)..us(3_000_000)).contains(w);
+    assert!(linux.iter().chain(&port).all(in_range));
+    // `2000 + ngx_random() % 1000` ms; Linux draws microseconds
+    assert!(port.iter().all(|w| *w == w.floor_millis()));
+    assert!(linux.iter().any(|w| *w != w.floor_millis()));
 }
 
 #[test]
@@ -832,7 +911,8 @@ fn an_expired_probe_rtt_window_skips_a_delayed_acks_rtt_on_linux_but_not_in_the_
         let stamp = d.cc.probe_rtt_min_stamp;
         let window = Duration::from_millis(d.cc.p.probe_rtt_window_ms);
         let mut k = 0;
-        while d.now + us(1024) <= stamp + window {
+        // (the QUIC port's window expires on its millisecond clock)
+        while d.cc.clock(d.now + us(1024)) <= stamp + window {
             k += 1;
             d.ack(rising_rtt(k));
         }

@@ -37,9 +37,10 @@
 //! own QUIC BBR differs (initial cwnd 32, ACK-aggregation gain 0, no pacing
 //! margin, no policer detection, PROBE_RTT held min(2·srtt, 200 ms) from the
 //! first PROBE_RTT ACK, byte targets `max(gain·BDP, 4)` and 3 send quanta
-//! instead of the quantization budget, ms clock). `bbr = { artifact_base = true }`
-//! runs that base (the ms clock comes with `rate_sampler = "nginx-quic"`; the
-//! initial window is the flow's `initial_cwnd`).
+//! instead of the quantization budget, timers on nginx's ms clock). `bbr = {
+//! artifact_base = true }` runs that base, and oBBR's own timers then run on its clock
+//! too (whole-ms RTTs come with `rate_sampler = "nginx-quic"`; the initial window is
+//! the flow's `initial_cwnd`).
 //!
 //! # Paper versus code (we follow the code)
 //!
@@ -89,8 +90,10 @@
 //!   rate sample's reference (`po_sent_time`, `bbr/recovery.rs`).
 //! * The score's `unacked` is approximated by packets marked lost (`bw_drop.rs`).
 //! * RTTs are whole ms only with `rate_sampler = "nginx-quic"` (QUIC's `latest_rtt` on
-//!   nginx's clock), else ns; timers run in ns. oBBR's own BDPs (the hard cap, α's
-//!   divisor) are the artifact's floored bytes on either base.
+//!   nginx's clock), else ns. Timers (score window, no-loss boost, revert hold-off) run
+//!   on the base's clock: whole ms (`ngx_current_msec`) on the artifact base, ns on
+//!   Linux's. oBBR's own BDPs (the hard cap, α's divisor) are the artifact's floored
+//!   bytes on either base.
 //! * On the Linux base (`artifact_base = false`) the hard cap is the artifact's
 //!   `max(gain·BDP, 4)`, without v1's quantization budget, while v1's test for
 //!   ending the 1.25 probing phase asks for `quantization_budget(1.25·BDP) + 2`
@@ -387,6 +390,7 @@ impl Obbr {
 
 impl CongestionControl for Obbr {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
+        let now = self.bbr.clock(now);
         self.sync_mode();
         // The artifact's `sampler->loss`: losses this ACK's detection found.
         let lost_now = rs.losses > 0;
@@ -424,14 +428,14 @@ impl CongestionControl for Obbr {
 
     /// `ngx_quic_congestion_lost`: the loss timer (`loss_timer`) and the base's epoch.
     fn on_loss_detected(&mut self, now: Time, conn: &Conn, newest_sent: Time) {
-        self.gain.last_loss = Some(now);
+        self.gain.last_loss = Some(self.bbr.clock(now));
         self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.bbr.on_rto(now, conn, timeout);
         self.sync_mode();
-        self.gain.last_loss = Some(now);
+        self.gain.last_loss = Some(self.bbr.clock(now));
     }
 
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {

@@ -446,6 +446,49 @@ fn with_shared_state_off_each_connection_scores_alone() {
 }
 
 #[test]
+fn on_the_artifact_base_score_windows_are_timed_on_a_millisecond_clock() {
+    // A window open since W (a whole millisecond): an ACK at W + 200.5 ms closes it on
+    // the Linux base, where 200.5 ms > T; on nginx's clock only 200 ms have passed.
+    for artifact_base in [false, true] {
+        let p = Params {
+            bbr: BbrParams::preset(artifact_base, crate::cc::bbr::Kernel::V5),
+            ..Params::default()
+        };
+        let mut d = probe_bw(&p, 2);
+        let w = d.cc.drop.window_start().expect("a window is open");
+        assert_eq!(w, w.floor_millis());
+        while d.now + ms(2) <= w + ms(200) {
+            d.ack(steady());
+        }
+        let half = |a: Ack| Ack {
+            after: Duration::from_micros(500),
+            ..a
+        };
+        d.ack(Ack {
+            after: w + ms(200) - d.now,
+            ..steady()
+        });
+        d.ack(half(steady())); // W + 200.5 ms
+        let (after_200_5, closed_at) = if artifact_base {
+            (w, w + ms(201))
+        } else {
+            (d.now, d.now)
+        };
+        assert_eq!(
+            d.cc.drop.window_start(),
+            Some(after_200_5),
+            "artifact_base {artifact_base}"
+        );
+        d.ack(half(steady())); // W + 201 ms
+        assert_eq!(
+            d.cc.drop.window_start(),
+            Some(closed_at),
+            "artifact_base {artifact_base}"
+        );
+    }
+}
+
+#[test]
 fn no_score_window_spans_probe_rtt() {
     let mut p = drop_params(10);
     p.bbr.min_rtt_window_ms = 200; // PROBE_RTT soon
