@@ -20,12 +20,13 @@ on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation allowan
 margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle and DRAIN on the packets
 in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd target of max(gain·BDP, 4) + 3
 send quanta (`ngx_bbr_quantum`) in place of Linux's TSO budget, an expired min_rtt refreshed from
-any ACK, delayed or not, and its own recovery epoch, which every loss extends); the paper's "BBRv2"
-is the artifact's QUIC port (`bbr2-quic`: its constants, no loss-round restart, and PROBE_BW on the
-in-flight before the ACK without EDT credit), with Linux v2alpha (`bbr2`) drawn beside it in Fig.
-7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost packet sent after
-the last reduction cuts the window at once, no PRR, one growth step per ACK frame whether or not the
-window is full).
+any ACK, delayed or not, its own recovery epoch, which every loss extends, and its timers on
+nginx's millisecond clock); the paper's "BBRv2" is the artifact's QUIC port (`bbr2-quic`: its
+constants, no loss-round restart, PROBE_BW on the in-flight before the ACK and DRAIN on that after
+it without EDT credit, its timers on the millisecond clock), with Linux v2alpha (`bbr2`) drawn
+beside it in Fig. 7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost
+packet sent after the last reduction cuts the window at once, no PRR, one growth step per ACK frame
+whether or not the window is full).
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|
