@@ -419,9 +419,10 @@ impl Bbr {
 
     /// Stamps `bbr_init` takes from the clock, taken at the first hook instead.
     fn start_clock(&mut self, now: Time) {
+        let now = self.clock(now);
         if !self.clock_started {
             self.clock_started = true;
-            self.min_rtt_stamp = self.clock(now);
+            self.min_rtt_stamp = now;
             self.ack_aggr.reset_epoch(now);
         }
     }
