@@ -232,6 +232,24 @@ mod tests {
     }
 
     #[test]
+    fn a_millisecond_clock_floors_instants_and_spans() {
+        assert_eq!(
+            Time::from_nanos(2_999_999).floor_millis(),
+            Time::from_millis(2)
+        );
+        assert_eq!(Time::from_millis(3).floor_millis(), Time::from_millis(3));
+        assert_eq!(Time::from_nanos(999_999).floor_millis(), Time::ZERO);
+        assert_eq!(
+            Duration::from_nanos(10_090_000).floor_millis(),
+            Duration::from_millis(10)
+        );
+        assert_eq!(
+            Duration::from_millis(10).floor_millis(),
+            Duration::from_millis(10)
+        );
+    }
+
+    #[test]
     fn seconds_as_f64_round_to_the_nearest_nanosecond() {
         assert_eq!(Duration::from_secs_f64(1.4e-9), Duration::from_nanos(1));
         assert_eq!(Duration::from_secs_f64(1.6e-9), Duration::from_nanos(2));
