@@ -18,6 +18,41 @@ pub struct Duration(u64);
 
 const NANOS_PER_SEC: u64 = 1_000_000_000;
 
+/// A host clock's resolution: the simulation's nanoseconds, or a millisecond clock such
+/// as nginx's `ngx_current_msec`, on which the oBBR artifact's stack stamps and compares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    Nanosecond,
+    Millisecond,
+}
+
+impl Clock {
+    /// The millisecond clock if `millisecond`, else nanoseconds.
+    pub const fn millisecond_if(millisecond: bool) -> Clock {
+        if millisecond {
+            Clock::Millisecond
+        } else {
+            Clock::Nanosecond
+        }
+    }
+
+    /// `t` as this clock reads it (floored to its tick).
+    pub const fn time(self, t: Time) -> Time {
+        match self {
+            Clock::Nanosecond => t,
+            Clock::Millisecond => t.floor_millis(),
+        }
+    }
+
+    /// `d` as a span of this clock's ticks (floored).
+    pub const fn span(self, d: Duration) -> Duration {
+        match self {
+            Clock::Nanosecond => d,
+            Clock::Millisecond => d.floor_millis(),
+        }
+    }
+}
+
 impl Time {
     pub const ZERO: Time = Time(0);
     /// Far future: used as "never" for timers.
@@ -247,6 +282,12 @@ mod tests {
             Duration::from_millis(10).floor_millis(),
             Duration::from_millis(10)
         );
+        let t = Time::from_nanos(2_999_999);
+        assert_eq!(Clock::millisecond_if(true).time(t), Time::from_millis(2));
+        assert_eq!(Clock::millisecond_if(false).time(t), t);
+        let d = Duration::from_nanos(10_090_000);
+        assert_eq!(Clock::Millisecond.span(d), Duration::from_millis(10));
+        assert_eq!(Clock::Nanosecond.span(d), d);
     }
 
     #[test]

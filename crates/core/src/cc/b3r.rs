@@ -173,7 +173,7 @@ impl B3r {
 
 impl CongestionControl for B3r {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        let now = self.bbr.clock(now);
+        let now = self.bbr.clock().time(now);
         let lost = rs.losses > 0;
         let probe_gain = {
             let mut s = self.state.borrow_mut();

@@ -59,7 +59,7 @@
 //! algorithms put their own timers on the millisecond clock (`bbr` with `artifact_base`,
 //! `bbr2-quic`'s `millisecond_clock`, `cubic-quic`).
 
-use crate::time::{Duration, Time};
+use crate::time::{Clock, Duration, Time};
 use serde::{Deserialize, Serialize};
 
 /// Which delivery-rate sampler a flow's sender runs (scenario field `rate_sampler`).
@@ -197,7 +197,7 @@ impl RateState {
     /// `tcp_rate_skb_sent`: snapshot for a packet being (re)transmitted at `now`.
     /// `packets_out` counts outstanding packets before this one is sent.
     pub fn on_send(&mut self, now: Time, packets_out: u32, inflight_after: u32) -> TxSnapshot {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         if packets_out == 0 {
             self.first_tx_time = now;
             self.delivered_time = now;
@@ -234,7 +234,7 @@ impl RateState {
             return;
         };
         // The artifact's clock for what it stores; the path's own time for what is physical.
-        let (sent_ns, sent) = (sent, self.clock(sent));
+        let (sent_ns, sent) = (sent, self.clock().time(sent));
         let newer = match self.kind {
             SamplerKind::Linux => {
                 rs.reference.prior_time.is_none()
@@ -286,7 +286,7 @@ impl RateState {
         min_rtt: Option<Duration>,
         rs: &mut RateSample,
     ) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         if self.app_limited == APP_LIMITED_AT_START
             || (self.app_limited != 0 && self.delivered > self.app_limited)
         {
@@ -318,7 +318,9 @@ impl RateState {
         rs.lost = self.lost - r.lost;
         rs.delivered_ce = self.delivered_ce - r.delivered_ce;
         let interval = r.send_interval.max(r.ack_interval);
-        rs.interval = match min_rtt.map(|m| self.clock_span(m)) {
+        // The minimum RTT the interval must reach is, in the artifact, QUIC's `min_rtt`,
+        // the least of whole-millisecond RTT samples.
+        rs.interval = match min_rtt.map(|m| self.clock().span(m)) {
             Some(m) if interval >= m => Some(interval),
             _ => None,
         };
@@ -327,26 +329,14 @@ impl RateState {
     /// The RTT sample the sampler hands the algorithm for a packet sent at `sent`: on
     /// nginx's clock, QUIC's `latest_rtt` = `ngx_current_msec` now − at the send.
     pub fn rtt(&self, now: Time, sent: Time) -> Duration {
-        self.clock(now).saturating_since(self.clock(sent))
+        self.clock()
+            .time(now)
+            .saturating_since(self.clock().time(sent))
     }
 
     /// The sampler's clock: nanoseconds, or nginx's millisecond `ngx_current_msec`.
-    fn clock(&self, t: Time) -> Time {
-        Time::from_nanos(self.tick(t.as_nanos()))
-    }
-
-    /// A span on the sampler's clock: the minimum RTT the interval must reach is, in the
-    /// artifact, QUIC's `min_rtt`, the least of whole-millisecond RTT samples.
-    fn clock_span(&self, d: Duration) -> Duration {
-        Duration::from_nanos(self.tick(d.as_nanos()))
-    }
-
-    /// Nanoseconds floored to the sampler's clock tick.
-    fn tick(&self, ns: u64) -> u64 {
-        match self.kind {
-            SamplerKind::Linux => ns,
-            SamplerKind::NginxQuic => ns - ns % 1_000_000,
-        }
+    fn clock(&self) -> Clock {
+        Clock::millisecond_if(self.kind == SamplerKind::NginxQuic)
     }
 
     /// `tcp_rate_check_app_limited`: mark a bubble when the sender has less than

@@ -182,7 +182,7 @@ impl Bbr {
 
     /// Linux `bbr_cwnd_event(CA_EVENT_TX_START)` on an app-limited connection.
     pub(super) fn restart_from_idle(&mut self, now: Time, conn: &Conn) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         self.idle_restart = true;
         self.ack_aggr.reset_epoch(now);
         match self.state {

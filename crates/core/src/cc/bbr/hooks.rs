@@ -12,7 +12,7 @@ use crate::transport::rate_sample::RateSample;
 impl Bbr {
     /// Linux `bbr_update_model` (the first half of `bbr_main`).
     pub(crate) fn update_model(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         self.start_clock(now);
         if conn.mss > 0 {
             self.mss = conn.mss;

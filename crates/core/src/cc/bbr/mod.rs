@@ -231,7 +231,7 @@ pub(crate) use startup::FullBw;
 
 use super::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
-use crate::time::{Duration, Time};
+use crate::time::{Clock, Duration, Time};
 use crate::transport::rate_sample::RateSample;
 use long_term::LongTermBw;
 pub(crate) use recovery::RecoveryEpoch;
@@ -399,27 +399,15 @@ impl Bbr {
     }
 
     /// The algorithm's clock: on the artifact base nginx's `ngx_current_msec` (whole
-    /// milliseconds, the ngx_bbr.c `sampler->now` its timers compare), else nanoseconds.
-    pub(crate) fn clock(&self, t: Time) -> Time {
-        if self.p.artifact_base {
-            t.floor_millis()
-        } else {
-            t
-        }
-    }
-
-    /// A span on the algorithm's clock (the artifact's srtt is whole milliseconds).
-    fn clock_span(&self, d: Duration) -> Duration {
-        if self.p.artifact_base {
-            d.floor_millis()
-        } else {
-            d
-        }
+    /// milliseconds, the ngx_bbr.c `sampler->now` its timers compare, and its srtt), else
+    /// nanoseconds.
+    pub(crate) fn clock(&self) -> Clock {
+        Clock::millisecond_if(self.p.artifact_base)
     }
 
     /// Stamps `bbr_init` takes from the clock, taken at the first hook instead.
     fn start_clock(&mut self, now: Time) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         if !self.clock_started {
             self.clock_started = true;
             self.min_rtt_stamp = now;

@@ -44,7 +44,8 @@ impl Bbr {
     /// Linux `bbr_is_next_cycle_phase`.
     fn is_next_cycle_phase(&self, now: Time, conn: &Conn, rs: &RateSample) -> bool {
         let elapsed = self
-            .clock(conn.delivered_time)
+            .clock()
+            .time(conn.delivered_time)
             .saturating_since(self.cycle_stamp);
         let full_length = self.min_rtt.is_some_and(|m| elapsed > m);
         if self.pacing_gain == 1.0 {
@@ -66,6 +67,6 @@ impl Bbr {
     /// Linux `bbr_advance_cycle_phase`.
     fn advance_cycle_phase(&mut self, conn: &Conn) {
         self.cycle_idx = (self.cycle_idx + 1) % self.p.pacing_gain_cycle.len();
-        self.cycle_stamp = self.clock(conn.delivered_time);
+        self.cycle_stamp = self.clock().time(conn.delivered_time);
     }
 }

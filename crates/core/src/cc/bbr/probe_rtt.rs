@@ -113,7 +113,7 @@ impl Bbr {
             // Maintain min packets in flight for max(200 ms, 1 round).
             let mut hold = Duration::from_millis(self.p.probe_rtt_duration_ms);
             if let Some(srtt) = conn.srtt.filter(|_| self.p.probe_rtt_srtt_cap > 0.0) {
-                hold = hold.min(self.clock_span(srtt).mul_f64(self.p.probe_rtt_srtt_cap));
+                hold = hold.min(self.clock().span(srtt).mul_f64(self.p.probe_rtt_srtt_cap));
             }
             // The artifact starts the hold on the entering ACK, drained or not.
             let target = if self.p.probe_rtt_wait_for_drain {

@@ -262,7 +262,7 @@ pub use params::{Bbr2QuicTable, Bbr3Table, Params};
 use super::bbr::{AckAggregation, BwFilter, FullBw, ProbeRttHold};
 use super::{CaState, CcInit, CongestionControl, Conn, Timeout};
 use crate::engine::Rng;
-use crate::time::{Duration, Time};
+use crate::time::{Clock, Duration, Time};
 use crate::transport::rate_sample::{RateSample, TxSnapshot};
 use bounds::{Bounds, Signals};
 use ecn::Ecn;
@@ -466,17 +466,13 @@ impl Bbr2 {
 
     /// The algorithm's clock: nanoseconds, or with `millisecond_clock` the QUIC port's
     /// `ngx_current_msec` (whole milliseconds).
-    pub(super) fn clock(&self, t: Time) -> Time {
-        if self.p.millisecond_clock {
-            t.floor_millis()
-        } else {
-            t
-        }
+    pub(super) fn clock(&self) -> Clock {
+        Clock::millisecond_if(self.p.millisecond_clock)
     }
 
     /// Stamps `bbr_init` takes from the clock, taken at the first hook instead.
     fn start_clock(&mut self, now: Time) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         if !self.clock_started {
             self.clock_started = true;
             self.min_rtt_stamp = now;
@@ -539,7 +535,7 @@ fn has_interval(rs: &RateSample) -> bool {
 impl CongestionControl for Bbr2 {
     /// Linux `bbr2_main` (v3 `bbr_main`).
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         self.start_clock(now);
         if conn.mss > 0 {
             self.mss = conn.mss;
@@ -585,7 +581,7 @@ impl CongestionControl for Bbr2 {
 
     /// `tcp_enter_recovery` (or `tcp_enter_cwr` after a TLP repaired a loss) → `bbr2_ssthresh`.
     fn on_recovery_start(&mut self, now: Time, conn: &Conn) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         self.start_clock(now);
         self.check_exit_loss(conn);
         if conn.ca_state == CaState::Cwr && self.p.loss_probe_recovery {
@@ -600,7 +596,7 @@ impl CongestionControl for Bbr2 {
     }
 
     fn on_packet_lost(&mut self, now: Time, conn: &Conn, sent: &TxSnapshot) {
-        let now = self.clock(now);
+        let now = self.clock().time(now);
         self.start_clock(now);
         self.packet_lost(now, conn, sent);
     }

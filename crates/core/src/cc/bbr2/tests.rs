@@ -913,7 +913,7 @@ fn an_expired_probe_rtt_window_skips_a_delayed_acks_rtt_on_linux_but_not_in_the_
         let window = Duration::from_millis(d.cc.p.probe_rtt_window_ms);
         let mut k = 0;
         // (the QUIC port's window expires on its millisecond clock)
-        while d.cc.clock(d.now + us(1024)) <= stamp + window {
+        while d.cc.clock().time(d.now + us(1024)) <= stamp + window {
             k += 1;
             d.ack(rising_rtt(k));
         }

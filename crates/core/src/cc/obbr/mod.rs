@@ -390,7 +390,7 @@ impl Obbr {
 
 impl CongestionControl for Obbr {
     fn on_ack(&mut self, now: Time, conn: &Conn, rs: &RateSample) {
-        let now = self.bbr.clock(now);
+        let now = self.bbr.clock().time(now);
         self.sync_mode();
         // The artifact's `sampler->loss`: losses this ACK's detection found.
         let lost_now = rs.losses > 0;
@@ -428,14 +428,14 @@ impl CongestionControl for Obbr {
 
     /// `ngx_quic_congestion_lost`: the loss timer (`loss_timer`) and the base's epoch.
     fn on_loss_detected(&mut self, now: Time, conn: &Conn, newest_sent: Time) {
-        self.gain.last_loss = Some(self.bbr.clock(now));
+        self.gain.last_loss = Some(self.bbr.clock().time(now));
         self.bbr.on_loss_detected(now, conn, newest_sent);
     }
 
     fn on_rto(&mut self, now: Time, conn: &Conn, timeout: &Timeout) {
         self.bbr.on_rto(now, conn, timeout);
         self.sync_mode();
-        self.gain.last_loss = Some(self.bbr.clock(now));
+        self.gain.last_loss = Some(self.bbr.clock().time(now));
     }
 
     fn on_tx_start(&mut self, now: Time, conn: &Conn) {
