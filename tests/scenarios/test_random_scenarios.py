@@ -75,6 +75,8 @@ FLOW_OPTIONS: list[tuple[str, tuple[Any, ...], float]] = [
     ("rate_sampler", ("linux", "nginx-quic"), 0.3),
     ("tso", (True, False), 0.3),
     ("pacer", ("linux", "nginx-quic"), 0.3),
+    ("send_queue", ("linux", "nginx-quic"), 0.3),
+    ("flow_control", ("linux", "quiche"), 0.3),
     ("host", ("shared",), 0.3),
 ]
 BOTTLENECK_OPTIONS: list[tuple[str, tuple[Any, ...], float]] = [

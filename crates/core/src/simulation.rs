@@ -531,6 +531,7 @@ impl Network {
             pacer: f.pacer,
             tso: f.tso,
             rate_sampler: f.rate_sampler,
+            send_queue: f.send_queue,
         };
         let rx = ReceiverConfig {
             mss: f.mss,
@@ -538,6 +539,7 @@ impl Network {
             idle_quickack_gap: RTO_MIN + b.rtt + f.extra_rtt,
             ack_policy: f.ack_policy,
             path_rtt: b.rtt + f.extra_rtt,
+            flow_control: f.flow_control,
         };
         let rng = Rng::stream(self.scenario.seed, STREAM_CC + c as u64);
         let k = self.flows[flow].conns.len();

@@ -253,6 +253,13 @@ def test_every_flow_runs_over_the_testbeds_quic_transport(mode: str, name: str) 
                 "nginx-quic",
                 "quiche",
             )
+            # the server's send queue (ngx_quic_resend_frames, stream_buffer_size) and the
+            # QUICHE client's 6 MiB stream window (quic_client_base.cc kStreamMaxRecvWindowSize)
+            assert (f["send_queue"], f["flow_control"], f["rcvbuf"]) == (
+                "nginx-quic",
+                "quiche",
+                "6MiB",
+            )
             assert f["app"]["kind"] == "bulk"  # §3.1/§5.2: bulk sending or a file fetch
             assert "stop" not in f and "extra_rtt" not in f
 
@@ -650,6 +657,11 @@ def test_resolved_flows_are_separate_hosts_with_the_testbeds_transport(
                 "nginx-quic",
             )
             assert f["ack_policy"] == "quiche"
+            assert (f["send_queue"], f["flow_control"], f["rcvbuf_bytes"]) == (
+                "nginx-quic",
+                "quiche",
+                6 * 1024 * 1024,
+            )
 
 
 def _artifact_bbr(cc: Mapping[str, Any], cwnd_gain: float = 2.0) -> None:

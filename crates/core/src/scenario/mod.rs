@@ -17,9 +17,11 @@ use crate::net::packet::HEADER_BYTES;
 use crate::net::qdisc::Limit;
 use crate::net::throughput_trace;
 use crate::time::Duration;
+use crate::transport::flow_control::FlowControlKind;
 use crate::transport::pacer::PacerKind;
 use crate::transport::rate_sample::SamplerKind;
 use crate::transport::receiver::AckPolicy;
+use crate::transport::send_queue::SendQueueKind;
 use crate::units::Rate;
 use serde_json::{json, Value};
 pub use spec::Topology;
@@ -189,6 +191,8 @@ pub struct Flow {
     pub tso: bool,
     pub ack_policy: AckPolicy,
     pub rate_sampler: SamplerKind,
+    pub send_queue: SendQueueKind,
+    pub flow_control: FlowControlKind,
     /// Flows on the same host share host-wide algorithm state.
     pub host: String,
 }
@@ -314,7 +318,7 @@ impl Scenario {
                     "name": f.name, "cc": f.cc.to_json(), "app": app,
                     "start_ns": f.start.as_nanos(), "stop_ns": f.stop.map(|d| d.as_nanos()),
                     "extra_rtt_ns": f.extra_rtt.as_nanos(), "mss": f.mss, "initial_cwnd": f.initial_cwnd,
-                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "tso": f.tso, "ack_policy": f.ack_policy, "rate_sampler": f.rate_sampler, "host": f.host,
+                    "rcvbuf_bytes": f.rcvbuf, "slow_start_after_idle": f.slow_start_after_idle, "pacer": f.pacer, "tso": f.tso, "ack_policy": f.ack_policy, "rate_sampler": f.rate_sampler, "send_queue": f.send_queue, "flow_control": f.flow_control, "host": f.host,
                 })
             })
             .collect();
@@ -436,6 +440,8 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
                 tso: f.tso,
                 ack_policy: f.ack_policy,
                 rate_sampler: f.rate_sampler,
+                send_queue: f.send_queue,
+                flow_control: f.flow_control,
                 host: f.host.clone().unwrap_or_else(|| name.clone()),
             });
         }

@@ -10,9 +10,11 @@ use crate::app::dash::abr::AbrConfig;
 use crate::app::dash::http::Version;
 use crate::app::dash::profile::Profile;
 use crate::cc::CcConfig;
+use crate::transport::flow_control::FlowControlKind;
 use crate::transport::pacer::PacerKind;
 use crate::transport::rate_sample::SamplerKind;
 use crate::transport::receiver::AckPolicy;
+use crate::transport::send_queue::SendQueueKind;
 use serde::Deserialize;
 
 #[derive(Debug, Deserialize)]
@@ -172,6 +174,14 @@ pub struct FlowSpec {
     /// whose reference packet persists across ACKs).
     #[serde(default)]
     pub rate_sampler: SamplerKind,
+    /// `"linux"` (retransmissions first) or `"nginx-quic"` (the ATC'23 testbed's stream
+    /// buffer and send queue, retransmissions behind the data already queued).
+    #[serde(default)]
+    pub send_queue: SendQueueKind,
+    /// `"linux"` (the free part of `rcvbuf`) or `"quiche"` (QUIC stream flow control of
+    /// `rcvbuf` bytes, as the Chromium QUIC client).
+    #[serde(default)]
+    pub flow_control: FlowControlKind,
     /// Flows naming the same host share host-wide algorithm state (BBR-S's history).
     pub host: Option<String>,
 }

@@ -1,5 +1,6 @@
 //! TCP as Linux does it, packet-granular, sans-IO.
 
+pub mod flow_control;
 pub mod pacer;
 pub mod rack;
 pub mod rate_sample;
@@ -7,6 +8,7 @@ pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod send_buffer;
+pub mod send_queue;
 pub mod sender;
 pub mod tso;
 

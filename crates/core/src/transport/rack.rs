@@ -196,6 +196,7 @@ mod tests {
                 lost: false,
                 retrans_in_flight: false,
                 ever_retrans: false,
+                resend_behind: 0,
             });
             rack.on_transmit(t, idx);
         }

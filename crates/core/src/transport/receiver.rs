@@ -10,7 +10,8 @@
 //! SACK blocks go most-recently-changed first, at most three on the wire next
 //! to the timestamp option (Linux `tcp_sack_new_ofo_skb`, RFC 2018 §4).
 //! The window advertised is the receive buffer minus what it holds (data the
-//! application has not read, plus out-of-order data).
+//! application has not read, plus out-of-order data), or QUIC stream flow control as the
+//! Chromium QUIC client does it (`flow_control = "quiche"`, [`super::flow_control`]).
 //!
 //! `ack_policy = "quiche"` instead acks as the Chromium QUIC client of the
 //! ATC'23 testbed does (QUICHE `QuicReceivedPacketManager`): every second
@@ -43,6 +44,7 @@
 //! | `QUICHE_ALARM_GRANULARITY` | 1 ms | least ACK delay | `kAlarmGranularity` |
 //! | `QUICHE_PACKETS_AFTER_NEW_MISSING` | 4 | packets after a new gap acked at once | `kMaxPacketsAfterNewMissing` |
 
+use super::flow_control::{FlowControlKind, ReceiveWindow};
 use crate::engine::Alarm;
 use crate::net::packet::{ConnId, Packet, SackBlock, MAX_SACK_BLOCKS};
 use crate::time::{Duration, Time};
@@ -90,6 +92,8 @@ pub struct ReceiverConfig {
     pub ack_policy: AckPolicy,
     /// The path's round-trip time as the receiver knows it (the QUICHE ACK alarm).
     pub path_rtt: Duration,
+    /// TCP's free buffer, or QUIC stream flow control as QUICHE's client does it.
+    pub flow_control: FlowControlKind,
 }
 
 pub struct TcpReceiver {
@@ -115,10 +119,13 @@ pub struct TcpReceiver {
     /// Data packets received, and since the last ACK (the QUICHE policy counts packets).
     packets_received: u64,
     packets_since_ack: u32,
+    /// What its ACKs advertise.
+    rwnd: ReceiveWindow,
 }
 
 impl TcpReceiver {
     pub fn new(conn: ConnId, cfg: ReceiverConfig) -> Self {
+        let rwnd = ReceiveWindow::new(cfg.flow_control, cfg.rcvbuf);
         TcpReceiver {
             conn,
             cfg,
@@ -138,6 +145,7 @@ impl TcpReceiver {
             acks_sent: 0,
             packets_received: 0,
             packets_since_ack: 0,
+            rwnd,
         }
     }
 
@@ -277,8 +285,9 @@ impl TcpReceiver {
     }
 
     fn send_ack(&mut self, now: Time, delayed: bool, out: &mut Vec<Packet>) {
+        let window = self.window();
         let blocks = &self.recent[..self.recent.len().min(MAX_SACK_BLOCKS)];
-        let mut ack = Packet::ack(self.conn, self.rcv_nxt, blocks, self.window(), delayed, now);
+        let mut ack = Packet::ack(self.conn, self.rcv_nxt, blocks, window, delayed, now);
         ack.dsack = self.dup_pending;
         ack.ack_delay = now.saturating_since(self.last_data_at);
         self.dup_pending = false;
@@ -290,9 +299,10 @@ impl TcpReceiver {
         self.acks_sent += 1;
     }
 
-    /// Advertised window, bytes beyond `rcv_nxt`.
-    pub fn window(&self) -> u64 {
-        self.cfg.rcvbuf.saturating_sub(self.unread + self.ooo_bytes)
+    /// Advertised window, bytes beyond `rcv_nxt` ([`ReceiveWindow`]).
+    pub fn window(&mut self) -> u64 {
+        self.rwnd
+            .advertise(self.rcv_nxt, self.unread, self.ooo_bytes)
     }
 
     /// The application reads `bytes`; sends a window update if the window had closed.
@@ -346,6 +356,7 @@ mod tests {
             idle_quickack_gap: Duration::from_secs(1),
             ack_policy,
             path_rtt: Duration::from_millis(100),
+            flow_control: FlowControlKind::Linux,
         }
     }
 
@@ -560,6 +571,29 @@ mod tests {
         // segment 1 fills the hole: 4000 B readable, none held
         assert_eq!(r.on_packet(Time::ZERO, &seg(1), &mut out), 4000);
         assert_eq!(r.window(), 1000);
+    }
+
+    #[test]
+    fn a_quiche_window_holds_its_limit_behind_a_hole_and_moves_at_half_consumed() {
+        let mut r = connected(ReceiverConfig {
+            rcvbuf: 6000,
+            flow_control: FlowControlKind::Quiche,
+            ..config(AckPolicy::Linux)
+        });
+        let mut out = Vec::new();
+        // segment 0 arrives and is read; 1 is lost; 2..4 are held beyond the hole
+        r.on_packet(Time::ZERO, &seg(0), &mut out);
+        r.read(Time::ZERO, 1000, &mut out);
+        deliver(&mut r, Time::ZERO, [2, 3, 4], &mut out);
+        // TCP would advertise 6000 − 3000 held; QUIC's limit stays at offset 6000
+        let last = out.last().unwrap();
+        assert_eq!((last.seq, last.rwnd), (1000, 5000));
+        // the hole fills: 5000 consumed, less than half left, the limit moves to 11000
+        r.on_packet(Time::ZERO, &seg(1), &mut out);
+        r.read(Time::ZERO, 4000, &mut out);
+        r.on_packet(Time::ZERO, &seg(5), &mut out);
+        let last = out.last().unwrap();
+        assert_eq!(last.seq + last.rwnd, 6000 + 5000);
     }
 
     /// Out-of-order bytes are counted once, however the blocks merge and drain.

@@ -34,6 +34,9 @@ pub struct Segment {
     pub retrans_in_flight: bool,
     /// `TCPCB_EVER_RETRANS`
     pub ever_retrans: bool,
+    /// The sender must have sent up to here before resending it: the end of the data queued
+    /// when it was last marked lost, on a send queue that resends behind it (0: at once).
+    pub resend_behind: u64,
 }
 
 impl Segment {
@@ -55,6 +58,9 @@ pub struct Scoreboard {
     pub sacked_out: u32,
     pub lost_out: u32,
     pub retrans_out: u32,
+    /// Where a segment marked lost now joins the send queue (its `resend_behind`); the
+    /// sender keeps it current.
+    pub resend_behind: u64,
 }
 
 impl Scoreboard {
@@ -179,14 +185,21 @@ impl Scoreboard {
             if !seg.retrans_in_flight {
                 return false;
             }
+            seg.resend_behind = self.resend_behind;
             seg.retrans_in_flight = false;
             self.retrans_out -= 1;
         } else {
             seg.lost = true;
+            seg.resend_behind = self.resend_behind;
             self.lost_out += 1;
         }
         self.retx_hint = self.retx_hint.min(idx);
         true
+    }
+
+    /// Bytes above the cumulative ACK known to be SACKed.
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked.iter().map(|&(start, end)| end - start).sum()
     }
 
     /// Lowest segment marked lost and not yet retransmitted.

@@ -15,6 +15,7 @@ fn board(n: u64) -> Scoreboard {
             lost: false,
             retrans_in_flight: false,
             ever_retrans: false,
+            resend_behind: 0,
         });
     }
     sb

@@ -12,21 +12,26 @@ jitter. Every flow sends the testbed's 1252-byte packets through the testbed's Q
 "quiche"`: an ACK per 2 packets, then per 10 after the first 100); the algorithms' rate samples come
 from the artifact's sampler (`rate_sampler = "nginx-quic"`, `ngx_sample.c`: the reference packet
 persists across ACKs, on a millisecond clock, and the RTT the algorithm sees is QUIC's `latest_rtt`
-in whole milliseconds), and, as the artifact's stack, the sender runs these algorithms only for ACKs
-with a valid sample (`ngx_generate_sample`; on the paths we counted, every ACK: the kept reference
-gives even an ACK that delivers nothing a sample); every algorithm starts with 32 packets (the
-artifact's initial windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`, `obbr`, `bbr-s`, `b3r`
-on the artifact's own QUIC BBR base (`artifact_base`: no ACK-aggregation allowance, no pacing
-margin, no policer mode, PROBE_RTT held 2·srtt from entry, the gain cycle and DRAIN on the packets
-in flight without EDT credit against max(gain·BDP, 4) bytes, a cwnd target of max(gain·BDP, 4) + 3
-send quanta (`ngx_bbr_quantum`) in place of Linux's TSO budget, an expired min_rtt refreshed from
-any ACK, delayed or not, its own recovery epoch, which every loss extends, and its timers on
-nginx's millisecond clock); the paper's "BBRv2" is the artifact's QUIC port (`bbr2-quic`: its
-constants, no loss-round restart, PROBE_BW on the in-flight before the ACK and DRAIN on that after
-it without EDT credit, its timers on the millisecond clock), with Linux v2alpha (`bbr2`) drawn
-beside it in Fig. 7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost
-packet sent after the last reduction cuts the window at once, no PRR, one growth step per ACK frame
-whether or not the window is full).
+in whole milliseconds); the server queues what it writes up to its stream buffer, 1 765 536 bytes
+beyond every acknowledged byte, and resends lost data behind what it has queued (`send_queue =
+"nginx-quic"`: `stream_buffer_size` as the artifact's `ngx_http_v3_module.c` sets it, and
+`ngx_quic_resend_frames`), to a client that grants a 6 MiB stream window beyond what it has read
+(`flow_control = "quiche"`, `rcvbuf = "6MiB"`: QUICHE's `quic_client`, `kStreamMaxRecvWindowSize`);
+and, as the artifact's stack, the sender runs these algorithms only for ACKs with a valid sample
+(`ngx_generate_sample`; on the paths we counted, every ACK: the kept reference gives even an ACK
+that delivers nothing a sample); every algorithm starts with 32 packets (the artifact's initial
+windows). BBR, oBBR, BBR-S and B3R are the core's `bbr`, `obbr`, `bbr-s`, `b3r` on the artifact's
+own QUIC BBR base (`artifact_base`: no ACK-aggregation allowance, no pacing margin, no policer mode,
+PROBE_RTT held 2·srtt from entry, the gain cycle and DRAIN on the packets in flight without EDT
+credit against max(gain·BDP, 4) bytes, a cwnd target of max(gain·BDP, 4) + 3 send quanta
+(`ngx_bbr_quantum`) in place of Linux's TSO budget, an expired min_rtt refreshed from any ACK,
+delayed or not, its own recovery epoch, which every loss extends, and its timers on nginx's
+millisecond clock); the paper's "BBRv2" is the artifact's QUIC port (`bbr2-quic`: its constants, no
+loss-round restart, PROBE_BW on the in-flight before the ACK and DRAIN on that after it without EDT
+credit, its timers on the millisecond clock), with Linux v2alpha (`bbr2`) drawn beside it in Fig.
+7/8; "CUBIC" is the artifact's own `cubic.c` (`cubic-quic`: no HyStart, each lost packet sent after
+the last reduction cuts the window at once, no PRR, one growth step per ACK frame whether or not the
+window is full).
 
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|

@@ -20,11 +20,18 @@ from .._base import Mode, mean
 # "nginx-quic"`), pacing CUBIC at 2× (slow start) or 1.2× its window per smoothed RTT; the
 # client is Chromium's QUIC, which decimates its ACKs (`ack_policy = "quiche"`); the rate
 # samples come from the stack's `ngx_sample.c`, whose reference packet outlives its ACK and
-# whose RTT is QUIC's `latest_rtt` in whole milliseconds (`rate_sampler = "nginx-quic"`).
+# whose RTT is QUIC's `latest_rtt` in whole milliseconds (`rate_sampler = "nginx-quic"`). The
+# server queues up to its stream buffer beyond the acknowledged data and resends lost data
+# behind what it has queued (`send_queue = "nginx-quic"`); the client (QUICHE's toy
+# `quic_client`) grants a 6 MiB stream window beyond what it has read, moved at half a window
+# (`flow_control = "quiche"`, `rcvbuf` = the window).
 MSS = 1252
 PACER = "nginx-quic"
 ACK_POLICY = "quiche"
 RATE_SAMPLER = "nginx-quic"
+SEND_QUEUE = "nginx-quic"
+FLOW_CONTROL = "quiche"
+CLIENT_WINDOW = "6MiB"  # QUICHE quic_client_base.cc kStreamMaxRecvWindowSize
 INITIAL_WINDOW = 32
 BURST = "100KB"  # "In experiments that use tc, Burst is set to 100 KB" (§5.1)
 
@@ -84,6 +91,9 @@ def flow(name: str, cc: Any, *, count: int = 1, size: str | None = None) -> dict
         "pacer": PACER,
         "ack_policy": ACK_POLICY,
         "rate_sampler": RATE_SAMPLER,
+        "send_queue": SEND_QUEUE,
+        "flow_control": FLOW_CONTROL,
+        "rcvbuf": CLIENT_WINDOW,
     }
 
 

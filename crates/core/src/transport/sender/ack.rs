@@ -35,6 +35,8 @@ impl TcpSender {
         if pkt.seq < self.snd_una {
             return; // older than what we know: FIFO paths make this impossible, ignore
         }
+        // the queue as it stood when the ACK came: its losses join it behind that
+        self.note_resend_position();
         let prior_in_flight = self.sb.inflight();
         self.snd_wnd_end = pkt.seq + pkt.rwnd;
         let mut rs = RateSample {
@@ -148,7 +150,7 @@ impl TcpSender {
         }
         out.samples.push(rs);
 
-        if advanced {
+        if advanced || self.cfg.send_queue.timer_restarts_on_every_ack() {
             self.backoff = 0;
             self.rearm_rto(now);
         }

@@ -42,6 +42,7 @@ use super::rate_sample::{RateSample, RateState, SamplerKind};
 use super::rtt::{RttEstimator, RTO_INITIAL, RTO_MAX, RTO_MIN};
 use super::scoreboard::{Scoreboard, Segment};
 use super::send_buffer::SendBuffer;
+use super::send_queue::SendQueueKind;
 use super::tso;
 use super::Outbox;
 use crate::cc::{
@@ -79,6 +80,8 @@ pub struct SenderConfig {
     pub tso: bool,
     /// Which delivery-rate sampler feeds the algorithm (Linux or the nginx-quic one).
     pub rate_sampler: SamplerKind,
+    /// Where a retransmission joins the data queued to send (TCP: first).
+    pub send_queue: SendQueueKind,
 }
 
 /// Counters for summaries and conservation checks.
@@ -281,6 +284,38 @@ impl TcpSender {
             self.sb.inflight(),
             cwnd,
         )
+    }
+
+    /// End of the data ready to send: all that was written, or on nginx-quic's send queue
+    /// what its stream buffer lets in ([`SendQueueKind::queued_end`]).
+    pub(super) fn queued_end(&self) -> u64 {
+        match self.cfg.send_queue {
+            SendQueueKind::Linux => self.write_seq,
+            kind => kind
+                .queued_end(self.write_seq, self.snd_una + self.sb.sacked_bytes())
+                .max(self.snd_nxt),
+        }
+    }
+
+    /// New data is queued and the receive window takes its next segment.
+    pub(super) fn new_data_fits(&self) -> bool {
+        let avail = self.queued_end() - self.snd_nxt;
+        avail > 0 && self.snd_nxt + avail.min(self.cfg.mss as u64) <= self.snd_wnd_end
+    }
+
+    /// Before a loss detection: where a segment it marks lost joins the send queue.
+    pub(super) fn note_resend_position(&mut self) {
+        self.sb.resend_behind = self
+            .cfg
+            .send_queue
+            .resend_behind(self.queued_end(), self.snd_wnd_end);
+    }
+
+    /// The next segment to resend, unless it waits behind queued data that can still go.
+    pub(super) fn next_retransmission(&mut self) -> Option<u64> {
+        let idx = self.sb.next_to_retransmit()?;
+        let waits = self.sb.get(idx)?.resend_behind > self.snd_nxt && self.new_data_fits();
+        (!waits).then_some(idx)
     }
 
     pub fn acked_bytes(&self) -> u64 {

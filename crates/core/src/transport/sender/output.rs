@@ -12,7 +12,7 @@ impl TcpSender {
         let mut cwnd_limited = false;
         let sent_before = self.stats.segments_sent;
         // tcp_write_xmit runs only with unsent data queued (tcp_push_pending_frames)
-        let (had_unsent, snd_nxt_before) = (self.write_seq > self.snd_nxt, self.snd_nxt);
+        let (had_unsent, snd_nxt_before) = (self.queued_end() > self.snd_nxt, self.snd_nxt);
         let rate = self.pacing_rate();
         self.pacer.on_output(now, rate);
         // segments the current skb may still carry; the pacer is asked once per skb, and
@@ -24,13 +24,12 @@ impl TcpSender {
         loop {
             let cwnd = self.cc.as_ref().unwrap().cwnd();
             let inflight = self.sb.inflight();
-            let retx = self.sb.next_to_retransmit();
+            let retx = self.next_retransmission();
             if retx.is_none() {
-                let avail = self.write_seq - self.snd_nxt;
-                if avail == 0 && inflight < cwnd {
+                if self.queued_end() == self.snd_nxt && inflight < cwnd {
                     self.pacer.on_app_limited(now);
                 }
-                if avail == 0 || self.snd_nxt + avail.min(self.cfg.mss as u64) > self.snd_wnd_end {
+                if !self.new_data_fits() {
                     break;
                 }
             }
@@ -115,7 +114,7 @@ impl TcpSender {
 
     pub(super) fn send_new(&mut self, now: Time, continues_skb: bool, out: &mut Outbox) {
         self.before_data_send(now);
-        let len = (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64) as u32;
+        let len = (self.queued_end() - self.snd_nxt).min(self.cfg.mss as u64) as u32;
         let snap = self
             .rate
             .on_send(now, self.sb.packets_out, self.sb.inflight() + 1);
@@ -129,6 +128,7 @@ impl TcpSender {
             lost: false,
             retrans_in_flight: false,
             ever_retrans: false,
+            resend_behind: 0,
         });
         self.rack.on_transmit(now, idx);
         self.snd_nxt += len as u64;
@@ -177,7 +177,7 @@ impl TcpSender {
     /// a middle skb here is always full, so the full-skb test has already sent it.)
     pub(super) fn should_defer(&self, now: Time, segs: u64) -> Option<bool> {
         let mss = self.cfg.mss as u64;
-        let unsent = self.write_seq - self.snd_nxt;
+        let unsent = self.queued_end() - self.snd_nxt;
         let skb_len = unsent.min(segs * mss);
         // a one-segment skb goes to Nagle's test instead, which TCP_NODELAY passes
         if skb_len <= mss

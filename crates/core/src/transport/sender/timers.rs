@@ -19,9 +19,14 @@ impl TcpSender {
         }
     }
 
-    /// RTO measured from the oldest outstanding transmission (`tcp_rto_delta_us`).
+    /// RTO measured from the oldest outstanding transmission (`tcp_rto_delta_us`); on a
+    /// send queue whose retransmissions wait behind new data, from now (QUIC's probe timeout
+    /// runs from the latest packet sent, not from the oldest lost one).
     pub(super) fn rearm_rto_from_head(&mut self, now: Time) {
-        let head = self.sb.head().map_or(now, |s| s.sent_at);
+        let head = match self.cfg.send_queue.timer_restarts_on_every_ack() {
+            true => now,
+            false => self.sb.head().map_or(now, |s| s.sent_at),
+        };
         self.rto_deadline = (self.sb.packets_out > 0)
             .then(|| (head + self.rto_with_backoff()).max(now + Duration::from_nanos(1)));
     }
@@ -119,6 +124,7 @@ impl TcpSender {
 
     /// `tcp_rack_reo_timeout`.
     fn on_reorder_timeout(&mut self, now: Time, out: &mut Outbox) {
+        self.note_resend_position();
         let reo_wnd = self.reo_wnd();
         let det = self
             .rack
@@ -147,10 +153,7 @@ impl TcpSender {
     /// `tcp_send_loss_probe`.
     fn send_loss_probe(&mut self, now: Time, out: &mut Outbox) {
         if self.tlp_high_seq.is_none() && self.sb.packets_out > 0 {
-            let has_new = self.write_seq > self.snd_nxt
-                && self.snd_nxt + (self.write_seq - self.snd_nxt).min(self.cfg.mss as u64)
-                    <= self.snd_wnd_end;
-            if has_new {
+            if self.new_data_fits() {
                 // tcp_write_xmit(push_one = 2), which validates the window as any send does
                 self.send_new(now, false, out);
                 self.validate_cwnd(now, self.window_full());
@@ -172,6 +175,7 @@ impl TcpSender {
 
     /// `tcp_retransmit_timer` → `tcp_enter_loss`.
     fn on_rto(&mut self, now: Time, out: &mut Outbox) {
+        self.note_resend_position();
         if self.sb.packets_out == 0 {
             return;
         }

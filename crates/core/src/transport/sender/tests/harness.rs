@@ -4,6 +4,7 @@
 use super::super::*;
 use crate::cc::CcMetrics;
 use crate::net::packet::SackBlock;
+use crate::transport::flow_control::FlowControlKind;
 use crate::transport::rate_sample::TxSnapshot;
 use crate::transport::receiver::{AckPolicy, ReceiverConfig, TcpReceiver};
 use std::cell::RefCell;
@@ -70,6 +71,7 @@ pub fn run_path(
             idle_quickack_gap: Duration::from_millis(200),
             ack_policy: AckPolicy::Linux,
             path_rtt: ONE_WAY + ONE_WAY,
+            flow_control: FlowControlKind::Linux,
         },
     );
     let mut events = Events::default();
@@ -144,6 +146,11 @@ pub fn bottleneck(
 
 /// A sender of `cc`, not yet connected.
 pub fn sender(cc: CcConfig, tso: bool) -> TcpSender {
+    sender_on(cc, tso, SendQueueKind::Linux)
+}
+
+/// A sender of `cc` on `send_queue`, not yet connected.
+pub fn sender_on(cc: CcConfig, tso: bool, send_queue: SendQueueKind) -> TcpSender {
     let cfg = SenderConfig {
         mss: MSS,
         initial_cwnd: 10,
@@ -151,6 +158,7 @@ pub fn sender(cc: CcConfig, tso: bool) -> TcpSender {
         pacer: PacerKind::Linux,
         tso,
         rate_sampler: SamplerKind::Linux,
+        send_queue,
     };
     TcpSender::new(0, cfg, cc, Rng::stream(1, 0), HostShared::default())
 }

@@ -3,5 +3,6 @@
 mod ack_path;
 mod application;
 mod harness;
+mod send_queue;
 mod sending;
 mod timers;
