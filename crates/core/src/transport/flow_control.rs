@@ -17,13 +17,10 @@
 //!
 //! | Name | Value | Unit | Meaning | Source |
 //! |---|---|---|---|---|
-//! | `QUICHE_STREAM_WINDOW` | 6 291 456 | B | the toy client's stream receive window | `quic_client_base.cc` `kStreamMaxRecvWindowSize` |
+//! | window | the flow's `rcvbuf` (the ATC'23 reproduction: 6 MiB) | B | the stream receive window | `quic_client_base.cc` `kStreamMaxRecvWindowSize` |
 //! | update threshold | ½ | of the window | a window update when less is left | `QuicFlowController::WindowUpdateThreshold` |
 
 use serde::{Deserialize, Serialize};
-
-/// QUICHE `kStreamMaxRecvWindowSize`: the toy client's stream window, 6 MiB.
-pub const QUICHE_STREAM_WINDOW: u64 = 6 * 1024 * 1024;
 
 /// Which receive window a flow's receiver advertises (scenario field `flow_control`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize)]

@@ -66,6 +66,16 @@ fn an_nginx_quic_retransmission_is_queued_behind_the_window_not_beyond_it() {
     tx.snd_wnd_end = tx.snd_nxt + 10 * MSS_BYTES;
     tx.note_resend_position();
     assert_eq!(tx.sb.resend_behind, tx.snd_nxt + 10 * MSS_BYTES);
+    // lost while the window ended at what was sent: nothing was queued ahead of it, so it
+    // goes at once, though the window has since opened for new data
+    tx.snd_wnd_end = tx.snd_nxt;
+    tx.note_resend_position();
+    let head = tx.sb.indices().start;
+    assert!(tx.sb.mark_lost(head));
+    assert_eq!(tx.sb.get(head).unwrap().resend_behind, tx.snd_nxt);
+    tx.snd_wnd_end = tx.snd_nxt + 10 * MSS_BYTES;
+    assert!(tx.new_data_fits());
+    assert_eq!(tx.next_retransmission(), Some(head));
 }
 
 #[test]
