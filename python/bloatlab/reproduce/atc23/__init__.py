@@ -54,12 +54,14 @@ paper's wording before comparing; a miss is reported as a miss.
 Deviations from the testbed: TCP, not QUIC (SACK and RACK-TLP loss detection and recovery, not
 QUIC's packet- and time-threshold detection; at most 3 SACK blocks per ACK where a QUIC ACK frame
 carries every range; on Fig. 8's path 98.5–99.4 % of retransmissions replace a packet the bottleneck
-dropped, so the detector hardly moves the ratios); a TCP RTO stands for QUIC's probe timeout, which
-changes no window (`cubic-quic` takes its losses as one more loss, and resets to 4 packets, as
-`CubicReset`, only when they span persistent congestion); BBR-S is the WWW'21 code's percentile
-filter (the artifact's own BBR-S takes the 15th largest of 100 samples, and the max filter until it
-has 100); `bbr2-quic` keeps TCP's Recovery state where the port has an epoch of its own (there it
-decides only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT saves).
+dropped, so the detector hardly moves the ratios); a TCP RTO stands for QUIC's probe timeout
+(restarted on every ACK, as QUIC's is), which changes no window (`cubic-quic` takes its losses as
+one more loss, and resets to 4 packets, as `CubicReset`, only when they span persistent congestion);
+the client's window update rides on its next ACK, where QUICHE sends it at once; BBR-S is the WWW'21
+code's percentile filter (the artifact's own BBR-S takes the 15th largest of 100 samples, and the
+max filter until it has 100); `bbr2-quic` keeps TCP's Recovery state where the port has an epoch of
+its own (there it decides only STARTUP's pacing and its exit on loss, and which cwnd PROBE_RTT
+saves).
 """
 
 from __future__ import annotations
