@@ -56,6 +56,8 @@ pub struct Scoreboard {
     retx_hint: u64,
     pub packets_out: u32,
     pub sacked_out: u32,
+    /// Payload bytes of the SACKed segments.
+    pub sacked_bytes: u64,
     pub lost_out: u32,
     pub retrans_out: u32,
     /// Where a segment marked lost now joins the send queue (its `resend_behind`); the
@@ -112,6 +114,7 @@ impl Scoreboard {
             self.packets_out -= 1;
             if seg.sacked {
                 self.sacked_out -= 1;
+                self.sacked_bytes -= seg.len as u64;
             }
             if seg.lost {
                 self.lost_out -= 1;
@@ -154,6 +157,7 @@ impl Scoreboard {
                 f(seg);
                 seg.sacked = true;
                 self.sacked_out += 1;
+                self.sacked_bytes += seg.len as u64;
                 if seg.lost {
                     seg.lost = false;
                     self.lost_out -= 1;
@@ -195,11 +199,6 @@ impl Scoreboard {
         }
         self.retx_hint = self.retx_hint.min(idx);
         true
-    }
-
-    /// Bytes above the cumulative ACK known to be SACKed.
-    pub fn sacked_bytes(&self) -> u64 {
-        self.sacked.iter().map(|&(start, end)| end - start).sum()
     }
 
     /// Lowest segment marked lost and not yet retransmitted.

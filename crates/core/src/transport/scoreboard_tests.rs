@@ -33,7 +33,10 @@ fn counters_follow_sack_loss_retransmission_and_cumulative_ack() {
     let mut sb = board(10);
     assert_eq!(sb.inflight(), 10);
     assert_eq!(sb.sack(block(3, 6), |_| {}), 3);
-    assert_eq!((sb.sacked_out, sb.inflight()), (3, 7));
+    assert_eq!(
+        (sb.sacked_out, sb.sacked_bytes, sb.inflight()),
+        (3, 3000, 7)
+    );
     assert!(sb.mark_lost(0) && sb.mark_lost(1));
     assert_eq!((sb.lost_out, sb.inflight()), (2, 5));
     assert_eq!(sb.next_to_retransmit(), Some(0));
@@ -50,6 +53,7 @@ fn counters_follow_sack_loss_retransmission_and_cumulative_ack() {
         (sb.packets_out, sb.sacked_out, sb.lost_out, sb.retrans_out),
         (4, 0, 0, 0)
     );
+    assert_eq!(sb.sacked_bytes, 0);
     assert_eq!(sb.inflight(), 4);
 }
 
@@ -119,7 +123,8 @@ proptest! {
         }
     }
 
-    /// inflight equals the outstanding segments not sacked and not (lost without a retransmission in flight).
+    /// inflight equals the outstanding segments not sacked and not (lost without a retransmission
+    /// in flight); sacked_bytes, the SACKed segments' payload.
     #[test]
     fn inflight_equals_outstanding(ops in proptest::collection::vec((0u8..4, 0u64..30, 1u64..5), 1..80)) {
         let mut sb = board(30);
@@ -134,6 +139,9 @@ proptest! {
             let model = sb.indices().filter_map(|i| sb.get(i))
                 .filter(|s| !s.sacked && (!s.lost || s.retrans_in_flight)).count() as u32;
             prop_assert_eq!(sb.inflight(), model);
+            let sacked = sb.indices().filter_map(|i| sb.get(i))
+                .filter(|s| s.sacked).map(|s| s.len as u64).sum::<u64>();
+            prop_assert_eq!(sb.sacked_bytes, sacked);
         }
     }
 }

@@ -292,7 +292,7 @@ impl TcpSender {
         match self.cfg.send_queue {
             SendQueueKind::Linux => self.write_seq,
             kind => kind
-                .queued_end(self.write_seq, self.snd_una + self.sb.sacked_bytes())
+                .queued_end(self.write_seq, self.snd_una + self.sb.sacked_bytes)
                 .max(self.snd_nxt),
         }
     }

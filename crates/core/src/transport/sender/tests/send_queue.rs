@@ -24,7 +24,7 @@ fn nginx_quic_queues_a_stream_buffer_beyond_every_acknowledged_byte() {
     let p = sack(&tx, head + 1, head + 3, NOW);
     feed(&mut tx, &p);
     let sacked = 2 * tx.sb.get(head + 1).unwrap().len as u64;
-    assert_eq!(tx.sb.sacked_bytes(), sacked);
+    assert_eq!(tx.sb.sacked_bytes, sacked);
     assert_eq!(
         tx.queued_end(),
         tx.snd_una + sacked + NGINX_QUIC_STREAM_BUFFER
