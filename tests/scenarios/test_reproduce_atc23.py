@@ -33,9 +33,22 @@ MISSES = {
     # estimates add up to 1.3× the link); 3–5 flows more once a flow's min_rtt expires while
     # the queue is full and restarts from the queued RTT, which inflates its window.
     "Fig. 8 BBR's retransmission ratio, 1 flow and at most",
-    # The QUIC BBRv2 keeps 81–87 % of the link at 1 % loss (below its 2 % threshold; 89–91 %
-    # before the server's send queue) and collapses only at 2 % (paper: -76 % already at 1 %).
+    # Judged where the paper ran it (fig7.sh: 1 % at 100 Mb/s, 40 ms; 2 % at 40 Mb/s, 100 ms):
+    # the QUIC BBRv2 collapses at 2 % (7 % of the link; paper -94 %) but keeps 85–87 % at 1 %
+    # (below its 2 % threshold; paper -76 %).
     "Fig. 7 BBRv2's goodput collapses under 1–2 % random loss",
+    # Fig. 5's sample statistics at 20 Mb/s, 500 KB. Our samples sit at the payload rate (the
+    # median 0.89 × 20 × 2^20 bit/s): 98 % lie below 0.95 × that link (paper 59 %), 20 % below
+    # 0.85 × (24 %, a pass alone). After each PROBE_RTT the 100 KB bucket refills and the burst
+    # lifts BBR's max filter to ~24 Mb/s for 10 rounds; meanwhile the samples stay below 0.75 ×
+    # it for 80 in a row (`--full`: 185 over 3 seeds; paper at most 22) and the RTT above 2.5 ×
+    # RTprop for 137 (478; paper 15), more than oBBR's k = 30. With the drops, 684 / 989 low
+    # samples (pass) and 730 / 1136 high RTTs in a row (1738 at 5 Mb/s in `--full`; paper 373 /
+    # 328, ±50 %).
+    "Fig. 5 20 Mb/s constant: samples below 0.95 / 0.85 × the link",
+    "Fig. 5 samples below 0.75× the estimate: longest run, constant vs drops to 10 / 5 Mb/s",
+    "Fig. 5 RTT samples ≥ 2.5× RTprop: longest run, constant",
+    "Fig. 5 RTT samples ≥ 2.5× RTprop: longest run, drops to 10 / 5 Mb/s",
     # After the 40 → 10 Mb/s drops oBBR-1 retransmits 1.8 %, so BBR's bytes are 4.3–4.7× its
     # (paper 2.09×, tolerance 2.93×).
     "Fig. 9 BBR's retransmitted bytes over oBBR-1's",
@@ -49,9 +62,13 @@ MISSES = {
     "Fig. 7 oBBR-1 at 40 Mb/s, 100 ms, R = 0.25: retransmissions without / with 2 % loss",
 }
 
-# `--quick` and `--full` miss the same claims.
 QUICK_MISSES = MISSES
-FULL_MISSES = MISSES
+FULL_MISSES = MISSES | {
+    # Fig. 4 at 2 Mb/s: in two of the three seeds PROBE_RTT at the drop (12 s) takes min_rtt
+    # from a queue already building (0.2 s), and BBR's window, 2 × 20 Mb/s × that, lets 142 %
+    # of its earlier in-flight out until the estimate is corrected (`--quick`'s seed: 109 %).
+    "Fig. 4 after the drop BBR keeps its in-flight data",
+}
 
 
 def test_the_quick_reproduction_holds_the_claims_it_reproduces(
@@ -59,7 +76,8 @@ def test_the_quick_reproduction_holds_the_claims_it_reproduces(
 ) -> None:
     result = run_paper("atc23", "quick", tmp_path)
     keep(result, "atc23-quick")
-    assert [f.name for f in result.findings.figures] == ["fig3", "fig7", "fig8", "fig9", "fig12"]
+    names = [f.name for f in result.findings.figures]
+    assert names == ["fig3", "fig4", "fig5", "fig7", "fig8", "fig9", "fig12"]
     check_claims(result, reproduce, "ATC'23", QUICK_MISSES)
 
 

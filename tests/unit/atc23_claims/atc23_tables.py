@@ -21,7 +21,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from bloatlab.reproduce._base import Findings, Mode
-from bloatlab.reproduce.atc23 import fig3
+from bloatlab.reproduce.atc23 import fig3, fig4, fig5
 from bloatlab.reproduce.atc23._common import CCAS, OBBR
 from bloatlab.sweep.spec import label
 from bloatlab.sweep.table import SweepResults
@@ -369,3 +369,114 @@ def fig12_results(
         ),
         "fig12-g-max": sweep_results(tmp_path, "atc23-fig12-g-max", sensitivity),
     }
+
+
+# ----- Fig. 4 and 5: the artifact's BBR alone, its logged rate samples -------------------------
+
+LINK = fig5.PLOT_LINK  # the link's 20 Mb/s as plots/fig4_5.py divides by it
+
+
+def write_rate_log_run(folder: Path, t: np.ndarray, **series: Any) -> None:
+    """A run whose sender has one ACK per time in `t`: a rate sample (rate, rtt, app_limited)
+    and a flows row (state, bw_est, min_rtt, inflight, retransmitted) at the same time; a
+    second flow's rows, which must be ignored, beside them."""
+    n = len(t)
+
+    def column(name: str, default: Any) -> np.ndarray:
+        return np.broadcast_to(np.asarray(series.get(name, default)), (n,)).copy()
+
+    folder.mkdir(parents=True, exist_ok=True)
+    both = {"t": np.concatenate([t, t]), "flow": ["sender"] * n + ["other"] * n}
+    flows = {
+        **both,
+        "cc_state": [*column("state", "PROBE_BW")] + ["PROBE_BW"] * n,
+        "bw_est_bps": np.concatenate([column("bw_est", LINK), np.ones(n)]),
+        "cc_min_rtt_s": np.concatenate([column("min_rtt", 0.1), np.full(n, 1e-3)]),
+        "inflight_pkts": np.concatenate([column("inflight", 400.0), np.zeros(n)]),
+        "retransmitted_bytes": np.concatenate([column("retransmitted", 0.0), np.zeros(n)]),
+    }
+    pq.write_table(pa.table(flows), folder / "flows.parquet")
+    samples = {
+        **both,
+        "rate_bps": np.concatenate([column("rate", 0.9 * LINK), np.ones(n)]),
+        "rtt_s": np.concatenate([column("rtt", 0.2), np.full(n, 9.0)]),
+        "app_limited": np.concatenate([column("app_limited", False), np.zeros(n, dtype=bool)]),
+    }
+    pq.write_table(pa.table(samples), folder / "samples.parquet")
+
+
+def fig4_run(
+    folder: Path,
+    low: float,
+    *,
+    peak: float = 0.7,
+    correction: float = 7.0,
+    held: float = 0.9,
+    before: float = 100.0,
+    after: float = 1000.0,
+    probe_rtt: tuple[float, float] = (0.0, 0.0),
+) -> None:
+    """A Fig. 4 run: an ACK every 0.25 s for 40 s; RTT 0.2 s, 0.5 s after the drop with one
+    sample at `peak` (t = 20 s); the estimate at the link until `correction` s after the drop,
+    then `low`; in flight 400, × `held` from the drop, but 4 in PROBE_RTT (from `probe_rtt[0]`
+    to `probe_rtt[1]` s); `before` B/s retransmitted until the drop, `after` B/s from it."""
+    t = np.arange(0, fig4.END, 0.25)
+    rtt = np.where(t < fig4.DROP_AT, 0.2, 0.5)
+    rtt[t == 20.0] = peak
+    dip = (t >= probe_rtt[0]) & (t < probe_rtt[1])
+    write_rate_log_run(
+        folder,
+        t,
+        rtt=rtt,
+        state=np.where(dip, "PROBE_RTT", "PROBE_BW"),
+        bw_est=np.where(t < fig4.DROP_AT + correction, 20e6, low),
+        inflight=np.where(dip, 4.0, np.where(t < fig4.DROP_AT, 400.0, 400.0 * held)),
+        retransmitted=before * np.minimum(t, fig4.DROP_AT)
+        + after * np.maximum(t - fig4.DROP_AT, 0),
+    )
+
+
+def fig4_results(tmp_path: Path, **changes: dict[str, float]) -> dict[str, SweepResults]:
+    """The paper's Fig. 4 (peaks 700 and 1500 ms, corrections after 7 and 15 s) but for
+    `changes`: keyword arguments of `fig4_run` by drop (`to5`, `to2`)."""
+    rows = []
+    for low, paper in (
+        (5e6, {"peak": 0.7, "correction": 7.0}),
+        (2e6, {"peak": 1.5, "correction": 15.0}),
+    ):
+        run = f"fig4-{low:g}"
+        fig4_run(tmp_path / "runs" / run, low, **{**paper, **changes.get(f"to{low / 1e6:g}", {})})
+        rows.append({"run": run, "bottleneck.schedule": label(fig4.SCHEDULES[low])})
+    return {"fig4": sweep_results(tmp_path, "atc23-fig4", rows)}
+
+
+def fig5_run(folder: Path, *, low_run: int, rtt_run: int, constant: bool) -> None:
+    """A Fig. 5 run of 1000 ACKs plus a run of `low_run` samples at 0.7 × the estimate (the
+    link); `rtt_run` consecutive RTTs of 0.25 s (2.5 × RTprop: "at or above") from the 11th,
+    the rest 0.2 s.
+    The constant run's 1000 samples repeat 5 at 0.8, 7 at 0.9 and 8 at 1.0 × the link (25 % /
+    60 % below 0.85 / 0.95); a drop's are all at the link."""
+    pattern = np.repeat([0.8, 0.9, 1.0], [5, 7, 8])
+    rate = np.tile(pattern, 50) if constant else np.ones(1000)
+    rate = np.concatenate([rate, np.full(low_run, 0.7)]) * LINK
+    rtt = np.full(len(rate), 0.2)
+    rtt[10 : 10 + rtt_run] = 0.25
+    write_rate_log_run(folder, np.arange(len(rate)) * 0.01, rate=rate, rtt=rtt)
+
+
+def fig5_results(tmp_path: Path, **changes: dict[str, Any]) -> dict[str, SweepResults]:
+    """The paper's Fig. 5 (runs of 20 low samples and 15 high RTTs at a constant rate; 40 low
+    samples and 373 / 328 high RTTs with the drops) but for `changes`: keyword arguments of
+    `fig5_run` by condition (`constant`, `to10`, `to5`)."""
+    paper = {
+        None: {"low_run": 20, "rtt_run": 15, "constant": True},
+        10e6: {"low_run": 40, "rtt_run": 373, "constant": False},
+        5e6: {"low_run": 40, "rtt_run": 328, "constant": False},
+    }
+    rows = []
+    for condition, options in paper.items():
+        name = "constant" if condition is None else f"to{condition / 1e6:g}"
+        run = f"fig5-{name}"
+        fig5_run(tmp_path / "runs" / run, **{**options, **changes.get(name, {})})
+        rows.append({"run": run, "bottleneck.schedule": label(fig5.schedule(condition))})
+    return {"fig5": sweep_results(tmp_path, "atc23-fig5", rows)}

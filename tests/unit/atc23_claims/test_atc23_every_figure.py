@@ -12,6 +12,8 @@ from atc23_tables import (
     FIG9,
     analyse,
     fig3_results,
+    fig4_results,
+    fig5_results,
     fig7_results,
     fig8_results,
     fig9_results,
@@ -19,12 +21,14 @@ from atc23_tables import (
 )
 
 from bloatlab.reproduce._base import Findings
-from bloatlab.reproduce.atc23 import fig3, fig7, fig8, fig9, fig12
+from bloatlab.reproduce.atc23 import fig3, fig4, fig5, fig7, fig8, fig9, fig12
 from bloatlab.sweep.table import SweepResults
 from sweep_tables import unfinished
 
 BASELINES: dict[str, tuple[ModuleType, Callable[[Path], dict[str, SweepResults]]]] = {
     "fig3": (fig3, fig3_results),
+    "fig4": (fig4, fig4_results),
+    "fig5": (fig5, fig5_results),
     "fig7": (fig7, fig7_results),
     "fig8": (fig8, fig8_results),
     "fig9": (fig9, lambda path: fig9_results(path, FIG9)),
@@ -32,6 +36,8 @@ BASELINES: dict[str, tuple[ModuleType, Callable[[Path], dict[str, SweepResults]]
 }
 TITLES = {
     "fig3": "Fig. 3: BBR against CUBIC for configuration sets of g and R, with the model",
+    "fig4": "Fig. 4: a BBR flow when the bandwidth drops",
+    "fig5": "Fig. 5: BBR's samples at a constant and a dropping bandwidth",
     "fig7": "Fig. 7: performance of the algorithms in stable networks",
     "fig8": "Fig. 8: performance of the algorithms in multi-flow scenarios",
     "fig9": "Fig. 9: BBR and oBBR when the bandwidth varies",
@@ -49,13 +55,20 @@ TOLERANCES = {
         "BBR ≤ 20 % at every R",
         "non-decreasing (±2 pp), g 4 > g 1",
     ],
+    "fig4": [*["±30%"] * 2, "±50% each", "75%–133% each", "after > before, each"],
+    "fig5": [
+        "±15 pp each",
+        "constant < k = 30 ≤ each drop (oBBR's k)",
+        "≤ k = 30 (oBBR flags more than k)",
+        "±50% each",
+    ],
     "fig7": [
         "≥ 10 % in each condition",
         "≤ 3 % in each condition",
         "≥ 80 % in each condition",
         "≥ 80 % everywhere",
         *["each ±1 pp"] * 3,
-        *["< 50% of the link in each"] * 2,
+        *["< 50% of the link in each of the paper's two"] * 2,
         "max(CUBIC, BBRv2) < min(BBR family) in each",
         "±30% relative",
         "means ordered",

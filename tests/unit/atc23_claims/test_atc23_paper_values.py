@@ -40,6 +40,36 @@ PAPER_VALUES: dict[str, list[str]] = {
         # with increasing g"
         "grows with g",
     ],
+    "fig4": [
+        # §3.2: "Only after 10 RTTs, i.e., ~ 7 seconds on the left of Figure 4 (the RTT samples
+        # rise to ~ 700 ms) and ~ 15 seconds on the right of Figure 4 (the RTT samples rise to
+        # ~ 1500 ms)" (left: 20 → 5 Mb/s, right: 20 → 2 Mb/s, Fig. 4's caption)
+        "≈700 ms",
+        # §3.2, as above: "~ 1500 ms"
+        "≈1500 ms",
+        # §3.2, as above: "~ 7 seconds ... and ~ 15 seconds ... the bandwidth estimate is
+        # corrected"
+        "≈7 s / ≈15 s (to 5 / 2 Mb/s)",
+        # §3.2: "even the bandwidth drops, the in-flight data volume stays almost the same"
+        "stays almost the same",
+        # §3.2: "The lost data volume also increases during this period"
+        "increases",
+    ],
+    "fig5": [
+        # §3.3: "59% of samples are lower than 0.95 × BtlBw, and 24% of samples are lower than
+        # 0.85 × BtlBw" (normalized to the realistic bandwidth, the leftmost of Fig. 5)
+        "59 % / 24 %",
+        # §3.3: "for the constant bandwidth, at most 22 consecutive samples are observed below
+        # 0.75 × BtlBw ... in both cases [10/5 Mbps], the length of consecutive bandwidth
+        # samples could clearly signal the bandwidth drop"
+        "22 vs clearly longer",
+        # §3.3: "When the bandwidth is constant, at most 15 samples are observed consecutively
+        # higher than 2.5 × RTprop"
+        "15",
+        # §3.3, as above: "This number increases to 373 or 328 if the bandwidth drops to 10/5
+        # Mbps during the transmission, respectively"
+        "373 / 328",
+    ],
     "fig7": [
         # BBR at R = 0.25. §5.2.1: "BBR maintains its goodput across all cases but its
         # retransmission ratios are also the highest, reaching 17.42% on average"
@@ -62,10 +92,11 @@ PAPER_VALUES: dict[str, list[str]] = {
         "1.97 % / 3.93 %",
         # CUBIC. §5.2.1: "Introducing a 1% random packet loss ratio reduces their goodput by 76%
         # (BBRv2) and 94% (CUBIC), respectively. And the numbers increase to 94% (BBRv2) and 96%
-        # (CUBIC) with a 2% random packet loss ratio"
-        "-94 % at 1 %, -96 % at 2 % loss",
+        # (CUBIC) with a 2% random packet loss ratio"; the artifact's fig7.sh runs 1 % only at
+        # 100 Mb/s, 40 ms and 2 % only at 40 Mb/s, 100 ms
+        "-94 % at 1 % (100 Mb/s, 40 ms), -96 % at 2 % loss (40 Mb/s, 100 ms)",
         # BBRv2. §5.2.1, as above: "76% (BBRv2)" at 1 %, "94% (BBRv2)" at 2 %
-        "-76 % at 1 %, -94 % at 2 % loss",
+        "-76 % at 1 % (100 Mb/s, 40 ms), -94 % at 2 % loss (40 Mb/s, 100 ms)",
         # §5.2.1: "CUBIC and BBRv2 have the lowest retransmission ratios since they aggressively
         # reduce the in-flight data when detecting packet losses"
         "lowest retransmission ratios",

@@ -34,7 +34,18 @@ from bloatlab.scenario import load_scenario
 from bloatlab.sweep.spec import Point, Sweep
 
 MODES = ("quick", "full")
-NAMES = ["fig3", "fig7", "fig7-buffers", "fig8", "fig9", "fig12", "fig12-bbr", "fig12-g-max"]
+NAMES = [
+    "fig3",
+    "fig4",
+    "fig5",
+    "fig7",
+    "fig7-buffers",
+    "fig8",
+    "fig9",
+    "fig12",
+    "fig12-bbr",
+    "fig12-g-max",
+]
 
 # ----- the paper's algorithms (§5.1) as the reproduction must configure them -----------------
 # Every algorithm but the two BBRv2 runs on the artifact's own QUIC BBR (atc23/__init__.py:
@@ -178,7 +189,7 @@ both_modes = pytest.mark.parametrize("mode", MODES)
 
 # ----- every experiment ----------------------------------------------------------------------
 @both_modes
-def test_both_modes_plan_the_same_eight_experiments(mode: str) -> None:
+def test_both_modes_plan_the_same_ten_experiments(mode: str) -> None:
     assert list(sweeps(mode)) == NAMES
 
 
@@ -200,6 +211,8 @@ def test_seeds_are_one_in_quick_and_three_in_full(mode: str, name: str) -> None:
 # CUBIC × 2 R, 3 μ × 2 R with g_max = 2 (§5.2.4, fig12.py docstring).
 SETTINGS = {
     "fig3": {"quick": 13, "full": 13},
+    "fig4": {"quick": 2, "full": 2},
+    "fig5": {"quick": 3, "full": 3},
     "fig7": {"quick": 9 * 3 * 2, "full": 9 * 3 * 2},
     "fig7-buffers": {"quick": 9 * 3, "full": 9 * 3},
     "fig8": {"quick": 8 * 5, "full": 9 * 5},
@@ -218,7 +231,7 @@ def test_number_of_runs_is_settings_times_seeds(mode: str, name: str) -> None:
 
 @both_modes
 def test_total_number_of_runs(mode: str) -> None:
-    total = {"quick": 164, "full": 507}[mode]  # the sums of SETTINGS × seeds
+    total = {"quick": 169, "full": 522}[mode]  # the sums of SETTINGS × seeds
     assert sum(len(s.points()) for s in sweeps(mode).values()) == total
 
 
@@ -608,6 +621,8 @@ def resolved(mode: str, name: str, resolve: Any) -> list[dict[str, Any]]:
 # loss values); the limits are R × BDP in bytes, from the paper's R and path (see above).
 BOTTLENECKS: dict[str, tuple[set[float], set[int], set[int], set[float]]] = {
     "fig3": ({20e6}, {40_000_000}, {int(v) for v in FIG3_LIMITS.values()}, {0.0}),
+    "fig4": ({20e6}, {100_000_000}, {200_000}, {0.0}),  # §3.2 "the bottleneck buffer is 200 KB"
+    "fig5": ({20e6}, {100_000_000}, {500_000}, {0.0}),  # fig4_5.sh: tbf ... limit 500KB
     "fig7": ({100e6, 40e6}, {40_000_000, 100_000_000}, {125_000}, set(FIG7_LOSSES)),
     "fig7-buffers": ({60e6}, {60_000_000}, {90_000, 180_000, 270_000}, {0.0}),
     "fig8": ({100e6}, {40_000_000}, {250_000}, {0.0}),
@@ -633,7 +648,7 @@ def test_resolved_bottleneck_has_the_papers_rate_rtt_loss_and_r_times_bdp_bytes(
         seen.add(b["queue"]["limit_bytes"])
         assert b["shaper"] == {"kind": "tbf", "burst_bytes": 100_000}  # §5.1 "Burst ... 100 KB"
         assert (b["topology"], b["jitter_ns"]) == ("loopback", 50_000)
-        if name != "fig9":
+        if name not in ("fig4", "fig5", "fig9"):
             assert b["schedule"] == []
     assert seen == limits
 
@@ -736,6 +751,8 @@ def test_resolved_algorithms_carry_the_papers_and_the_artifacts_parameters(
             kinds.add(f["cc"]["kind"])
     expected = {
         "fig3": {"bbr", "cubic-quic"},
+        "fig4": {"bbr"},
+        "fig5": {"bbr"},
         "fig7": {"bbr", "b3r", "bbr-s", "obbr", "bbr2-quic", "bbr2", "cubic-quic"},
         "fig8": {"bbr", "b3r", "bbr-s", "obbr", "bbr2-quic", "cubic-quic"}
         | ({"bbr2"} if mode == "full" else set()),
@@ -746,6 +763,33 @@ def test_resolved_algorithms_carry_the_papers_and_the_artifacts_parameters(
     }
     expected["fig7-buffers"] = expected["fig7"]
     assert kinds == expected[name]
+
+
+@both_modes
+def test_resolved_fig4_and_fig5_schedules_and_telemetry(core: ModuleType, mode: str) -> None:
+    # §3.2: the rate drops from 20 to 5 or 2 Mb/s at 12 s (Fig. 4's red line) and stays;
+    # fig4_5.sh / change.sh 20 10 500 30 and 20 5 500 30: 20 ↔ 10 or 5 Mb/s every 30 s for
+    # 180 s; the analyses need a flows row per ACK and the rate samples
+    fig4 = [
+        [(s["at_ns"], s["rate_bps"]) for s in r["bottleneck"]["schedule"]]
+        for r in resolved(mode, "fig4", core.resolve)
+    ]
+    assert Counter(map(tuple, fig4)) == Counter(
+        {((12 * 10**9, low),): len(SEEDS[mode]) for low in (5e6, 2e6)}
+    )
+    fig5 = [
+        [(s["at_ns"], s["rate_bps"]) for s in r["bottleneck"]["schedule"]]
+        for r in resolved(mode, "fig5", core.resolve)
+    ]
+    expected = {(): len(SEEDS[mode])}
+    for low in (10e6, 5e6):
+        steps = tuple((i * 30 * 10**9, low if i % 2 else 20e6) for i in range(1, 6))
+        expected[steps] = len(SEEDS[mode])
+    assert Counter(map(tuple, fig5)) == Counter(expected)
+    for name, duration in (("fig4", 40), ("fig5", 180)):
+        for doc in docs(mode, name):
+            assert doc["duration"] == f"{duration}s"
+            assert doc["telemetry"] == {"interval": "ack", "rate_samples": True}
 
 
 @both_modes

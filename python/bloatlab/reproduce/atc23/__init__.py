@@ -36,6 +36,9 @@ window is full).
 | figure  | experiment                                | `--full` (the protocol) | `--quick`  |
 |---------|-------------------------------------------|-------------------------|------------|
 | Fig. 3  | 1 BBR (cwnd gain g) + 1 CUBIC, 20 Mb/s    | 13 (g, R) sets, 420 s   | same       |
+| Fig. 4  | BBR, 20 → 5 or 2 Mb/s at 12 s, 200 KB     | 40 s                    | same       |
+| Fig. 5  | BBR, 20 Mb/s constant or ↔ 10 / 5 every   | 180 s                   | same       |
+|         | 30 s, 500 KB: its logged rate samples     |                         |            |
 | Fig. 7  | 1 flow × 9 algorithms, R 0.25, 0/1/2 %    | 1 GB or 300 s per run   | same       |
 |         | loss, 2 settings; 60 Mb/s R 0.2/0.4/0.6   |                         |            |
 | Fig. 8  | 1–5 flows × 9 algorithms, 100 Mb/s, R 0.5 | 1 GB per flow           | 250 MB *   |
@@ -67,9 +70,9 @@ saves).
 from __future__ import annotations
 
 from .._base import ByFigure, Paper
-from . import fig3, fig7, fig8, fig9, fig12
+from . import fig3, fig4, fig5, fig7, fig8, fig9, fig12
 
-FIGURES = ByFigure((fig3, fig7, fig8, fig9, fig12))
+FIGURES = ByFigure((fig3, fig4, fig5, fig7, fig8, fig9, fig12))
 experiments = FIGURES.experiments
 analyse = FIGURES.analyse
 
@@ -81,7 +84,8 @@ PAPER = Paper(
     experiments=experiments,
     analyse=analyse,
     modes={
-        "quick": "Fig. 3: 13 (g, R) sets, 420 s; Fig. 7: 9 algorithms × R 0.25 × 0/1/2 % loss × "
+        "quick": "Fig. 3: 13 (g, R) sets, 420 s; Fig. 4/5: BBR through a bandwidth drop, 40 s "
+        "and 180 s; Fig. 7: 9 algorithms × R 0.25 × 0/1/2 % loss × "
         "2 settings and R 0.2/0.4/0.6, 1 GB or 300 s; Fig. 8: 1–5 flows × 8 algorithms, 250 MB "
         "each; Fig. 9: BBR and oBBR-μ, 40/10 Mb/s, 1 GB; Fig. 12: oBBR-μ vs BBR/BBRv2/CUBIC, "
         "240 s; 1 seed",
