@@ -27,8 +27,10 @@ from www21_tables import (
     STARTUP,
     Row,
     fig4_5_runs,
+    fig6_runs,
     fig7_runs,
     fig8_9_runs,
+    fig14_runs,
     fig16_runs,
     runs,
     sample_run,
@@ -40,7 +42,17 @@ from www21_tables import (
 )
 
 from bloatlab.reproduce._base import Findings
-from bloatlab.reproduce.www21 import fig4_5, fig7, fig8_9, fig16, table1, table2, table3
+from bloatlab.reproduce.www21 import (
+    fig4_5,
+    fig6,
+    fig7,
+    fig8_9,
+    fig14,
+    fig16,
+    table1,
+    table2,
+    table3,
+)
 from bloatlab.reproduce.www21._common import BW, QUALITY, STALL
 from bloatlab.sweep.table import SweepResults
 from figure_data import (
@@ -51,6 +63,7 @@ from figure_data import (
     colour,
     horizontal_levels,
     legend_labels,
+    line,
     lines,
     vertical_positions,
     x_axis,
@@ -469,3 +482,27 @@ def test_table3_draws_ours_as_nan_where_no_run_finished_and_always_the_papers() 
     assert same(by_label["bbr (bloatlab)"], [nan] * 4)
     assert same(by_label["bbr2 (bloatlab)"], [nan, nan, nan, 105.0])  # (100 + 110) / 2 Mb/s
     assert same(by_label["bbr2 (paper)"], [24.2, 29.4, 65.7, 107.9])
+
+
+# Fig. 6: quality and stall rate per CCA at 100 KB and 10 MB in the WAN.
+
+
+def test_fig6_draws_each_ccas_mean_quality_and_stall_rate_per_buffer() -> None:
+    _, [figure] = drawn(fig6, {"fig6": sweep(fig6_runs())})
+    quality, stall = figure.axes
+    # CUBIC, BBR, BBR2 in the legend's order; 100 KB then 10 MB (fig6_runs' means)
+    assert [b.label for b in bars(quality)] == ["CUBIC", "BBR", "BBR2"]
+    assert heights(quality) == [[1.5, 5.0], [9.25, 4.5], [9.0, 6.0]]
+    assert heights(stall) == [[0.8, 0.1], [0.0, 0.6], [0.0, 0.2]]
+
+
+# Fig. 14: the CDF of each algorithm's pooled rate samples.
+
+
+def test_fig14_draws_the_cdf_of_each_algorithms_valid_samples(tmp_path: Path) -> None:
+    _, [figure] = drawn(fig14, {"fig14": sweep(fig14_runs(tmp_path), folder=tmp_path)})
+    [ax] = figure.axes
+    bbr, bbr2 = line(ax, "BBR"), line(ax, "BBR2")
+    assert (bbr.x, bbr.y) == ([10.0, 20.0, 25.0, 26.0, 30.0], [0.2, 0.4, 0.6, 0.8, 1.0])
+    assert bbr2.x == [1.0, 5.0, 24.0, 25.1] and same(bbr2.y, [0.25, 0.5, 0.75, 1.0])
+    assert vertical_positions(ax) == [25.0]

@@ -20,8 +20,10 @@ from www21_tables import (
     RTT,
     Row,
     fig4_5_runs,
+    fig6_runs,
     fig7_runs,
     fig8_9_runs,
+    fig14_runs,
     fig16_runs,
     sweep,
     table1_runs,
@@ -41,9 +43,11 @@ def typical_runs(folder: Path) -> dict[str, list[Row]]:
         "fig4-5": fig4_5_runs() + table2_runs(),
         "table2-page": table2_page_runs(),
         "table1": table1_runs(),
+        "fig6": fig6_runs(),
         "fig8-9": fig8_9_runs(folder),
         "table3": table3_runs(),
         "fig7": fig7_runs(),
+        "fig14": fig14_runs(folder),
         **fig16_runs(),
     }
 
@@ -62,11 +66,13 @@ def test_every_figure_is_drawn_in_the_papers_order(reproduction: Findings) -> No
         ("fig4", "Fig. 4: average quality vs buffer"),
         ("fig5", "Fig. 5: stall rate vs buffer"),
         ("table2", "Table 2: time per BBR state"),
+        ("fig6", "Fig. 6: video QoE in a WAN"),
         ("fig8", "Fig. 8: CDF of BBR's RTT"),
         ("fig9", "Fig. 9: CDF of BBR's bandwidth estimate"),
         ("table3", "Table 3: bandwidth estimate vs burst"),
         ("fig15", "Fig. 15: quality vs burst"),
         ("fig7", "Fig. 7: QoE change under deep buffers, per ABR"),
+        ("fig14", "Fig. 14: CDF of BBR's and BBR2's rate samples"),
         ("fig16", "Fig. 16: BBR-S and BBR2-S"),
     ]
     for figure in reproduction.figures:  # the PNG is empty: rendering is patched out
@@ -81,11 +87,13 @@ def test_every_claim_is_filed_under_its_figure(reproduction: Findings) -> None:
         "Fig. 4/5": 3,
         "Table 2": 6,
         "Table 1": 8,
+        "Fig. 6": 3,
         "Fig. 8": 2,
         "Fig. 9": 2,
         "Table 3": 10,
         "Fig. 15": 3,
         "Fig. 7": 4,
+        "Fig. 14": 3,
         "Fig. 16": 6,
     }
 
@@ -101,7 +109,7 @@ def test_with_every_run_failed_each_claim_fails_without_a_number(tmp_path: Path)
     assert [c.claim for c in found.claims if c.passed] == []
     assert [c.ours for c in found.claims if re.search(r"\d", c.ours)] == []
     assert [c.ours + c.note for c in found.claims if "nan" in c.ours + c.note] == []  # but "–"
-    assert len(found.figures) == 9
+    assert len(found.figures) == 11
 
 
 def test_the_experiments_follow_the_papers_protocol() -> None:
@@ -112,9 +120,11 @@ def test_the_experiments_follow_the_papers_protocol() -> None:
         "fig4-5": ("www21-fig4-5", "www21-buffers", 3 * 7 * 10),
         "table2-page": ("www21-table2-page", "www21-page", 2 * 2 * 10),
         "table1": ("www21-table1", "www21-http1", 2 * 2 * 2 * 5),
+        "fig6": ("www21-fig6", "www21-wan", 3 * 2 * 5),
         "fig8-9": ("www21-fig8-9", "www21-samples", 2 * 3),
         "table3": ("www21-table3", "www21-bursts", 2 * 4 * 10),
         "fig7": ("www21-fig7", "www21-abrs", 7 * 2 * 5),
+        "fig14": ("www21-fig14", "www21-rate-samples", 2 * 10),
         "fig16": ("www21-fig16", "www21-sampled", 4 * 10),
         "fig16-bbr2-s": ("www21-fig16-bbr2-s", "www21-bbr2-s", 2 * 10),
     }
@@ -132,6 +142,13 @@ def test_the_experiments_follow_the_papers_protocol() -> None:
         BUFFER: ["100KB", "10MB"],
     }
     assert full["fig8-9"].grid == {BUFFER: ["100KB", "10MB"]}
+    # §4.3: about 200 ms; "10MB (=16BDP)", "100KB (= 0.16BDP)"
+    assert full["fig6"].grid == {CC: ["cubic", "bbr", "bbr2"], BUFFER: ["100KB", "10MB"]}
+    assert full["fig6"].base["bottleneck"]["rtt"] == "200ms"
+    # §5.2: "across 10 runs each for BBR and BBR2 under a 10MB deep buffer"
+    assert full["fig14"].grid == {CC: ["bbr", "bbr2"]}
+    assert full["fig14"].base["bottleneck"]["queue"]["limit"] == "10MB"
+    assert full["fig14"].base["telemetry"]["rate_samples"] is True
     assert full["table3"].grid == {CC: ["bbr", "bbr2"], BURST: ["8KB", "100KB", "1MB", "2MB"]}
     assert full["fig7"].grid == {
         ABR: ["dynamic", "bola", "throughput", "bba", "rb", "festive", "robust_mpc"],

@@ -230,3 +230,47 @@ def fig16_runs() -> dict[str, list[Row]]:
             *runs({MARGIN: 1, JITTER: "1ms"}, {QUALITY: [8.0], STALL: [0.2], BW: [26e6]}),
         ],
     }
+
+
+# Fig. 6: the WAN, quality and stall rate by CCA and buffer at 200 ms.
+
+
+def fig6_runs() -> list[Row]:
+    return [
+        *runs({CC: "bbr", BUFFER: "100KB"}, {QUALITY: [9.5, 9.0], STALL: [0.0, 0.0]}),  # 9.25
+        *runs({CC: "bbr2", BUFFER: "100KB"}, {QUALITY: [9.0], STALL: [0.0]}),
+        *runs({CC: "bbr", BUFFER: "10MB"}, {QUALITY: [4.0, 5.0], STALL: [0.5, 0.7]}),  # 4.5, 0.6
+        *runs({CC: "bbr2", BUFFER: "10MB"}, {QUALITY: [6.0], STALL: [0.2]}),
+        *runs({CC: "bbr2", BUFFER: "10MB"}, {QUALITY: [9.0]}, status="failed"),  # else 7.5
+        *runs({CC: "cubic", BUFFER: "100KB"}, {QUALITY: [1.0, 2.0], STALL: [0.9, 0.7]}),  # 1.5
+        *runs({CC: "cubic", BUFFER: "10MB"}, {QUALITY: [5.0], STALL: [0.1]}),
+    ]
+
+
+# Fig. 14: BBR's and BBR2's delivery-rate samples, pooled over the runs' folders.
+
+
+def rate_sample_run(
+    folder: Path, key: str, cc: str, rate_bps: list[float], app_limited: list[bool]
+) -> Row:
+    """A finished run of Fig. 14's sweep whose folder holds these rate samples."""
+    run = folder / "runs" / key
+    run.mkdir(parents=True)
+    table = pa.table({"rate_bps": rate_bps, "app_limited": app_limited})
+    pq.write_table(table, run / "samples.parquet")
+    return {"run": key, CC: cc, "seed": 1, "status": "done"}
+
+
+def fig14_runs(folder: Path) -> list[Row]:
+    nan = math.nan
+    return [
+        # BBR: 2 of 5 valid samples above 25 Mb/s (40 %); of the 3 not app-limited, 2 (67 %)
+        rate_sample_run(folder, "bbr-1", "bbr", [30e6, 20e6, nan], [False, True, False]),
+        rate_sample_run(folder, "bbr-2", "bbr", [26e6, 25e6, 10e6], [False, False, True]),
+        # BBR2: 1 of 4 (25 %); not app-limited 1 of 2 (50 %)
+        rate_sample_run(
+            folder, "bbr2-1", "bbr2", [24e6, 25.1e6, 5e6, 1e6], [True, False, False, True]
+        ),
+        # failed: its folder holds nothing to read
+        {"run": "bbr2-2", CC: "bbr2", "seed": 2, "status": "failed"},
+    ]

@@ -14,9 +14,11 @@ until the video has played to the end.
 | Table 2    | time per BBR state (Fig. 4/5's runs)  | 10 seeds             | 1 seed             |
 | Table 2    | the same with the page from the server | 2 CCAs × 2 buffers × 10 seeds | 1 seed    |
 | Table 1    | HTTP/1.1, 10/100 ms, 100 KB vs 10 MB  | 5 seeds              | 1 seed             |
+| Fig. 6     | the WAN: 200 ms, 100 KB vs 10 MB, 3 CCAs | 5 seeds           | 1 seed             |
 | Fig. 8/9   | CDFs of BBR's RTT and bw estimate     | 3 seeds              | 1 seed             |
 | Table 3/15 | burst 8 KB … 2 MB at a 10 MB buffer   | 10 seeds             | 1 seed             |
 | Fig. 7     | every ABR rule, 100 KB vs 10 MB       | 5 seeds              | 1 seed             |
+| Fig. 14    | BBR's and BBR2's rate samples, 10 MB  | 10 seeds             | 1 seed             |
 | Fig. 16    | BBR-S and BBR2-S vs BBR and BBR2      | 10 seeds             | 1 seed             |
 | Fig. 16    | BBR2-S without pacing margin / 1 ms   | 10 seeds             | 1 seed             |
 
@@ -31,7 +33,7 @@ the claims).
 from __future__ import annotations
 
 from .._base import ByFigure, Paper
-from . import fig4_5, fig7, fig8_9, fig16, table1, table2, table3
+from . import fig4_5, fig6, fig7, fig8_9, fig14, fig16, table1, table2, table3
 from ._common import LADDER_MBPS, media_rate_mbps, scenario
 
 __all__ = [
@@ -44,7 +46,7 @@ __all__ = [
     "scenario",
 ]
 
-FIGURES = ByFigure((fig4_5, table2, table1, fig8_9, table3, fig7, fig16))
+FIGURES = ByFigure((fig4_5, table2, table1, fig6, fig8_9, table3, fig7, fig14, fig16))
 experiments = FIGURES.experiments
 analyse = FIGURES.analyse
 
