@@ -36,7 +36,9 @@ def test_the_quick_reproduction_holds_every_claim_but_the_loss_at_1_bdp(
     keep(result, "aict19-quick")
     assert {f.name for f in result.findings.figures} == {
         "fig5",
+        "fig6",
         "fig7",
+        "fig8",
         "fig9",
         "fig10",
         "fig11",

@@ -10,6 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 from aict19_tables import (
     FAILED,
@@ -26,7 +29,8 @@ from bloatlab.builders import HOST_JITTER
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Claim, Findings
 from bloatlab.sweep.table import SweepResults
-from sweep_tables import unfinished
+from figure_data import drawn, line, lines
+from sweep_tables import sweep_results, unfinished
 
 PNG = b"\x89PNG"
 
@@ -99,6 +103,115 @@ def typical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SweepResults]
         "fig11": sweep(root / "fig11", fig11),
         "fig12": sweep(root / "fig12", shares(FIG12)),
     }
+
+
+# ----- Fig. 6 and 8: 0.5 BDP --------------------------------------------------------------------
+
+
+def write_loss_run(folder: Path, loss: float, bins_with_loss: int) -> None:
+    """queue.parquet every 0.25 s for 240 s: 1000 arrivals/s, of which `loss` dropped in the
+    first `bins_with_loss` half-second bins of minutes 2–4 and none otherwise."""
+    folder.mkdir(parents=True)
+    t = np.arange(0, 240.25, 0.25)
+    lossy = (t > 120) & (t <= 120 + 0.5 * bins_with_loss)
+    drops = np.cumsum(np.where(lossy, 250.0 * loss, 0.0))
+    table = {"t": t, "arrivals": 1000.0 * t, "drops": drops, "backlog_bytes": np.zeros(len(t))}
+    pq.write_table(pa.table(table), folder / "queue.parquet")
+
+
+def fig6_results(tmp_path: Path, loss: float, bins_with_loss: int) -> dict[str, SweepResults]:
+    """Fig. 7's sweep with the 4-flow 80 Mb/s run at 0.5 BDP dropping `loss` in that many
+    bins, and, to be left out, a 2-flow run at 0.5 BDP and a 4-flow one at 40 Mb/s."""
+    rows = [
+        loss_row(0.5, 0.0, flows=4, run="four"),
+        loss_row(0.5, 0.0, flows=2, run="two"),
+        loss_row(0.5, 0.0, flows=4, run="slow", **{"bottleneck.rate": "40Mbps"}),
+    ]
+    results = sweep_results(tmp_path, "fig7", rows)
+    write_loss_run(results.run_folder("four"), loss, bins_with_loss)
+    for run in ("two", "slow"):
+        write_loss_run(results.run_folder(run), 0.0, 0)
+    return {"fig7": results}
+
+
+def test_fig6_on_a_typical_sweep_reads_the_4_flow_80_mbps_run_at_0_5_bdp(
+    typical: dict[str, SweepResults],
+) -> None:
+    found = claims(aict19.analyse(typical, "quick"))
+    # write_run's queue: 10 of 1000 arrivals dropped every second, so 1 % in every bin
+    assert verdict(found["Fig. 6 4 BBR, 0.5 BDP: loss averages over 10 %"]) == ("1.00 %", False)
+    assert verdict(found["Fig. 6 4 BBR, 0.5 BDP: loss persists, varying over time"]) == (
+        "100 % of half-second bins with loss",
+        True,
+    )
+
+
+@pytest.mark.parametrize(
+    ("loss", "bins_with_loss", "claim", "holds"),
+    [
+        (0.0601, 240, "Fig. 6 4 BBR, 0.5 BDP: loss averages over 10 %", True),  # 10 % less 40 %
+        (0.0599, 240, "Fig. 6 4 BBR, 0.5 BDP: loss averages over 10 %", False),
+        (0.2, 216, "Fig. 6 4 BBR, 0.5 BDP: loss persists, varying over time", True),  # 90 % of 240
+        (0.2, 215, "Fig. 6 4 BBR, 0.5 BDP: loss persists, varying over time", False),
+    ],
+)
+def test_fig6_holds_at_the_edges_of_its_tolerances(
+    tmp_path: Path, loss: float, bins_with_loss: int, claim: str, holds: bool
+) -> None:
+    found = claims(aict19._fig6(fig6_results(tmp_path, loss, bins_with_loss), "quick"))
+    assert found[claim].passed is holds
+
+
+def test_fig8_on_a_typical_sweep_reads_the_0_5_bdp_runs(typical: dict[str, SweepResults]) -> None:
+    found = claims(aict19.analyse(typical, "quick"))
+    # seeds 1 and 2 at 0.5 BDP: BBR 0.8 and 0.9, CUBIC 0.15 and 0.15; no drop rate recorded
+    assert verdict(
+        found["Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: CUBIC's throughput much lower than BBR's"]
+    ) == (
+        "CUBIC 15% vs BBR 85% of the link",
+        True,
+    )
+    assert verdict(found["Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6"]) == ("–", False)
+
+
+@pytest.mark.parametrize(
+    ("bbr", "cubic", "drop_rate", "claim", "holds"),
+    [
+        (
+            0.8,
+            0.4,
+            0.1,
+            "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: CUBIC's throughput much lower than BBR's",
+            True,
+        ),
+        (
+            0.8,
+            0.41,
+            0.1,
+            "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: CUBIC's throughput much lower than BBR's",
+            False,
+        ),
+        (
+            0.8,
+            0.1,
+            0.0601,
+            "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6",
+            True,
+        ),  # 10 % ± 40 %
+        (0.8, 0.1, 0.0599, "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6", False),
+        (0.8, 0.1, 0.1399, "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6", True),
+        (0.8, 0.1, 0.1401, "Fig. 8 2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6", False),
+    ],
+)
+def test_fig8_holds_at_the_edges_of_its_tolerances(
+    tmp_path: Path, bbr: float, cubic: float, drop_rate: float, claim: str, holds: bool
+) -> None:
+    rows = [
+        share_row(0.5, bbr, cubic, **{"bottleneck.drop_rate": drop_rate}),
+        share_row(1.0, 0.1, 0.9, **{"bottleneck.drop_rate": 0.5}),  # another buffer: left out
+    ]
+    found = claims(aict19._fig8({"fig10": sweep(tmp_path / "fig10", rows)}, "quick"))
+    assert found[claim].passed is holds
 
 
 # ----- Fig. 5 ----------------------------------------------------------------------------------
@@ -543,7 +656,9 @@ def test_every_figure_of_the_paper_is_drawn(typical: dict[str, SweepResults]) ->
     figures = aict19.analyse(typical, "quick").figures
     assert [(f.name, f.title.split(":")[0]) for f in figures] == [
         ("fig5", "Fig. 5"),
+        ("fig6", "Fig. 6"),
         ("fig7", "Fig. 7"),
+        ("fig8", "Fig. 8"),
         ("fig9", "Fig. 9"),
         ("fig10", "Fig. 10"),
         ("fig11", "Fig. 11"),
@@ -559,7 +674,7 @@ def test_with_every_run_failed_each_claim_fails_without_a_number(
     found = aict19.analyse(unfinished(typical), "full")
     assert found.claims and [c.claim for c in found.claims if c.passed] == []
     assert [c.ours + c.note for c in found.claims if "nan" in c.ours + c.note] == []  # but "–"
-    assert len(found.figures) == 5  # all but Fig. 9, which draws the run at 1.75 BDP
+    assert len(found.figures) == 7  # all but Fig. 9, which draws the run at 1.75 BDP
 
 
 def test_buffers_are_labelled_in_bdp_and_read_back() -> None:
@@ -620,3 +735,28 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
         )
         window = sweep_.base["telemetry"]["summary_start"], sweep_.base["telemetry"]["summary_end"]
         assert window == (aict19.MINUTE if name.startswith("fig5") else aict19.STEADY)
+
+
+def test_fig6_draws_the_half_second_loss_of_the_4_flow_run_and_the_papers_10_percent(
+    tmp_path: Path,
+) -> None:
+    with drawn(aict19) as figures:
+        aict19._fig6(fig6_results(tmp_path, 0.2, 120), "quick")
+    [ax] = figures[0].axes
+    [series] = lines(ax, unlabelled=True)[:1]
+    # 240 bins over minutes 2–4, centred; 20 % in the first 120, none after
+    assert series.x[0] == 120.25 and series.x[-1] == 239.75 and len(series.x) == 240
+    assert series.y == pytest.approx([20.0] * 120 + [0.0] * 120)
+    assert line(ax, "paper: ≈10 %").y == [10.0, 10.0]
+
+
+def test_fig8_draws_each_groups_throughput_over_the_first_minute(tmp_path: Path) -> None:
+    rows = [share_row(0.5, 0.75, 0.25), share_row(0.5, 0.9, 0.05, seed=2)]
+    with drawn(aict19) as figures:
+        aict19._fig8({"fig10": sweep(tmp_path / "fig10", rows)}, "quick")
+    [ax] = figures[0].axes
+    bbr, cubic = line(ax, "BBR"), line(ax, "CUBIC")
+    # the lowest seed's run (aict19_tables.write_run): BBR leads at 60 of 80 Mb/s until the
+    # first lead change (at 125 s), so 75 % and 25 % over 0–60 s, in 120 half-second bins
+    assert len(bbr.x) == 120 and bbr.x[0] == 0.25
+    assert bbr.y == pytest.approx([75.0] * 120) and cubic.y == pytest.approx([25.0] * 120)

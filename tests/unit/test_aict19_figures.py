@@ -539,8 +539,17 @@ def test_analyse_draws_each_figure_once_in_the_papers_order(tmp_path: Path) -> N
     }
     with drawn(aict19) as figures:
         found: Findings = aict19.analyse(results, "quick")
-    assert [f.name for f in found.figures] == ["fig5", "fig7", "fig9", "fig10", "fig11", "fig12"]
+    assert [f.name for f in found.figures] == [
+        "fig5",
+        "fig6",
+        "fig7",
+        "fig8",
+        "fig9",
+        "fig10",
+        "fig11",
+        "fig12",
+    ]
     # Fig. 9 has four panels, the others one
-    assert [len(figure.axes) for figure in figures] == [1, 1, 4, 1, 1, 1]
-    assert [e.label for e in lines(figures[3].axes[0])][:1] == ["BBR (mean)"]
-    assert [e.label for e in lines(figures[5].axes[0])][:1] == ["BBR Shallow (mean)"]
+    assert [len(figure.axes) for figure in figures] == [1, 1, 1, 1, 4, 1, 1, 1]
+    assert [e.label for e in lines(figures[5].axes[0])][:1] == ["BBR (mean)"]
+    assert [e.label for e in lines(figures[7].axes[0])][:1] == ["BBR Shallow (mean)"]

@@ -37,6 +37,12 @@ QUICK: list[tuple[str, str]] = [
     # 1 CUBIC, 8 BDP buffer. §IV-A: "CUBIC, as a loss-based protocol, continues to fill the queue
     # until the 8 BDP maximum is reached"
     ("Fig. 5", "fills to the 8 BDP maximum"),
+    # 4 BBR, 80 Mb/s, 0.5 BDP: loss over half-second bins. §IV-B (Fig. 6, "a bottleneck
+    # bandwidth of 80 Mb/s and a RTprop of 25 ms, but with a bottleneck router queue of just
+    # 0.5 BDP"): "loss varies considerably over time, but persists and averages over 10 percent"
+    ("Fig. 6", "over 10 %"),
+    # §IV-B, as above: "but persists"
+    ("Fig. 6", "persists"),
     # BBR loss at 0.5 BDP. §V B: "doubling to about 11% when the router buffer size is 0.5 BDP"
     # (§IV-B, Fig. 6 at 0.5 BDP, 80 Mb/s: "averages over 10 percent")
     ("Fig. 7", "≈11 %"),
@@ -49,6 +55,11 @@ QUICK: list[tuple[str, str]] = [
     # Loss falls as the buffer grows to 2 BDP. §V B: "with loss increasing linearly with a
     # decrease in buffer size"
     ("Fig. 7", "falls (≈linearly)"),
+    # BBR and CUBIC at 0.5 BDP. §IV-D1 (Fig. 8, "a shallow (0.5 BDP) buffer in an 80 Mb/s and
+    # 25 ms bottleneck"): "the relative throughput for CUBIC is much lower than BBR"
+    ("Fig. 8", "much lower"),
+    # §IV-D1, as above: "The loss rates are similar to Figure 6, averaging about 10 percent"
+    ("Fig. 8", "about 10 %"),
     # 2 BBR + 2 CUBIC at 1.75 BDP alternate dominance. §IV-D2 (80 Mb/s, 25 ms, "a router queue
     # of 1.75 BDP"): "they alternate which flows dominate the connection over a regular 20
     # second period"; §V C: "large 20-second throughput cycles"
@@ -90,18 +101,18 @@ FULL: list[tuple[str, str]] = [
     # capacities, and queue sizes listed in Table I, analysis confirms that BBR creates a
     # standing queue of 1 to 1.5 BDP"
     ("Fig. 5", "1–1.5 BDP"),
-    *QUICK[1:5],
+    *QUICK[1:7],
     # BBR loss at 4 and 8 BDP: Fig. 7's axis ends at 2 BDP, though §IV-C runs "2.00, 4.00, and
     # 8.00 BDP"; only the text: §V B "packet loss ... smaller than 1.5 BDP", §IV-C "high unless
     # the router buffer size is at least 1.5 BDP"
     ("Fig. 7", "≈0"),
     ("Fig. 7", "≈0"),
-    *QUICK[5:10],
+    *QUICK[7:14],
     # BBR Shallow's loss at 0.25 and 0.75 BDP as well (Table I's buffers up to 1 BDP): §IV-E1
     # "BBR Shallow induces less loss in buffers smaller than 1.5 BDP"
-    *QUICK[10:12],
-    *QUICK[10:12],
-    *QUICK[12:],
+    *QUICK[14:16],
+    *QUICK[14:16],
+    *QUICK[16:],
 ]
 
 

@@ -10,7 +10,9 @@ small buckets (modelled here as a plain rate-limited line), drop-tail queue, Lin
 | figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
 |------------|--------------------------|-------------------------------------|--------------------|
 | Fig. 5     | standing queue at 8 BDP  | 2/4/8 BBR × 40/80/120 Mb/s; 1 CUBIC | 4 BBR, 80 Mb/s     |
+| Fig. 6     | BBR loss over time       | Fig. 7's 4 BBR, 80 Mb/s, 0.5 BDP    | the same           |
 | Fig. 7     | BBR loss vs buffer       | Table I, minutes 2–4 of 300 s       | 0.5/1/2 BDP, 240 s |
+| Fig. 8     | 2 BBR + 2 CUBIC, 0.5 BDP | Fig. 10's run at 0.5 BDP            | the same           |
 | Fig. 9/10  | 2 BBR + 2 CUBIC, 80 Mb/s | 0.25–8 BDP (+3, 5, 6 BDP), 300 s    | 9 buffers, 240 s   |
 | Fig. 11/12 | the same, BBR Shallow    | as Fig. 7 and Fig. 10               | as Fig. 7 and 10   |
 
@@ -84,6 +86,11 @@ LARGE_BUFFER = 8.0  # Fig. 10/12: CUBIC takes more than BBR at the largest buffe
 
 PAPER_LOSS = {0.5: 0.11, 1.0: 0.055}  # §V B: "5.5% for ... 1 BDP, doubling to about 11% ... 0.5"
 LOSS_TOLERANCE = 0.4  # relative
+SHALLOW = 0.5  # Fig. 6 and 8: "a bottleneck router queue of just 0.5 BDP", 80 Mb/s, 25 ms
+SHALLOW_FLOWS, SHALLOW_RATE = 4, "80Mbps"  # Fig. 6's BBR flows: the testbed's usual 4 (§IV-A)
+PAPER_SHALLOW_LOSS = 0.10  # Fig. 6: "persists and averages over 10 percent"; Fig. 8 "about 10"
+PERSISTS = 0.9  # of the half-second bins with loss
+MUCH_LOWER = 0.5  # Fig. 8: CUBIC's throughput "much lower" than BBR's: at most half of it
 BBR, CUBIC = "C3", "C0"  # the paper's colours: BBR red, CUBIC blue
 
 
@@ -218,7 +225,7 @@ def experiments(mode: Mode) -> list[Experiment]:
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    return analyse_all((_fig5, _fig7, _fig9, _fig10, _fig11, _fig12), results, mode)
+    return analyse_all((_fig5, _fig6, _fig7, _fig8, _fig9, _fig10, _fig11, _fig12), results, mode)
 
 
 def _bdp(label: Any) -> float:
@@ -321,6 +328,128 @@ def _loss_by_buffer(rows: list[dict[str, Any]]) -> dict[float, list[float]]:
     for r in rows:
         loss.setdefault(_bdp(r["bottleneck.queue.limit"]), []).append(r["bottleneck.drop_rate"])
     return dict(sorted(loss.items()))
+
+
+def _half_second_loss(results: SweepResults, row: dict[str, Any]) -> np.ndarray:
+    """The bottleneck's loss rate in half-second bins over the steady window (minutes 2–4)."""
+    start, end = (float(t.removesuffix("s")) for t in STEADY)
+    edges = bins(start, end, 0.5)
+    loss: np.ndarray = queue_series(results.run_folder(row["run"]), edges)["loss"]
+    return loss
+
+
+def _fig6(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    """Fig. 6: 4 BBR flows, 80 Mb/s, 0.5 BDP (Fig. 7's runs): loss over half-second bins."""
+    rows = [
+        r
+        for r in done(results["fig7"])
+        if _bdp(r["bottleneck.queue.limit"]) == SHALLOW
+        and r["flow.bbr.count"] == SHALLOW_FLOWS
+        and r["bottleneck.rate"] == SHALLOW_RATE
+    ]
+    bins_by_run = [_half_second_loss(results["fig7"], r) for r in rows]
+    average = mean([float(np.mean(b)) for b in bins_by_run])
+    persists = mean([float(np.mean(b > 0)) for b in bins_by_run])
+    floor = PAPER_SHALLOW_LOSS * (1 - LOSS_TOLERANCE)
+    claims = [
+        Claim(
+            "Fig. 6",
+            f"{SHALLOW_FLOWS} BBR, 0.5 BDP: loss averages over 10 %",
+            "over 10 %",
+            pct(average, 2),
+            f"≥ {pct(floor, 0)} (10 % less {LOSS_TOLERANCE * 100:g} %, as Fig. 7's)",
+            average >= floor,
+        ),
+        Claim(
+            "Fig. 6",
+            f"{SHALLOW_FLOWS} BBR, 0.5 BDP: loss persists, varying over time",
+            "persists",
+            f"{pct(persists, 0)} of half-second bins with loss",
+            f"≥ {PERSISTS:.0%} of the bins",
+            persists >= PERSISTS,
+        ),
+    ]
+    fig = Figure(figsize=(7, 3.2), layout="constrained")
+    ax = fig.subplots()
+    if rows:
+        first = min(range(len(rows)), key=lambda i: rows[i]["seed"])
+        start = float(STEADY[0].removesuffix("s"))
+        times = start + 0.25 + 0.5 * np.arange(len(bins_by_run[first]))
+        ax.plot(times, bins_by_run[first] * 100, color=BBR, lw=1)
+    ax.axhline(PAPER_SHALLOW_LOSS * 100, color="black", ls="--", lw=1, label="paper: ≈10 %")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("loss (%, 0.5 s bins)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    figure = PaperFigure(
+        "fig6",
+        "Fig. 6: BBR's loss rate in a small router queue",
+        "80 Mb/s, 25 ms, a 0.5 BDP queue: the loss rate over 500 ms intervals varies considerably "
+        "but persists, averaging over 10 %.",
+        png(fig),
+        f"{SHALLOW_FLOWS} BBR flows (Fig. 7's run at 0.5 BDP, 80 Mb/s; its lowest finished "
+        "seed), minutes 2–4, half-second bins.",
+    )
+    return Findings(claims, [figure])
+
+
+def _fig8(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    """Fig. 8: 2 BBR + 2 CUBIC, 80 Mb/s, 0.5 BDP (Fig. 10's runs): throughput and loss."""
+    rows = [r for r in done(results["fig10"]) if _bdp(r["bottleneck.queue.limit"]) == SHALLOW]
+    bbr = mean([r["groups.bbr.goodput_bps"] / r["bottleneck.capacity_bps"] for r in rows])
+    cubic = mean([r["groups.cubic.goodput_bps"] / r["bottleneck.capacity_bps"] for r in rows])
+    loss = mean([r.get("bottleneck.drop_rate") for r in rows])
+    claims = [
+        Claim(
+            "Fig. 8",
+            "2 BBR + 2 CUBIC, 0.5 BDP: CUBIC's throughput much lower than BBR's",
+            "much lower",
+            f"CUBIC {shown(cubic, '.0%')} vs BBR {shown(bbr, '.0%')} of the link",
+            f"CUBIC ≤ {MUCH_LOWER:g} × BBR",
+            cubic <= MUCH_LOWER * bbr,
+        ),
+        Claim(
+            "Fig. 8",
+            "2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6",
+            "about 10 %",
+            pct(loss, 2),
+            f"±{LOSS_TOLERANCE:.0%} relative",
+            abs(loss - PAPER_SHALLOW_LOSS) <= LOSS_TOLERANCE * PAPER_SHALLOW_LOSS,
+        ),
+    ]
+    fig = Figure(figsize=(7, 3.2), layout="constrained")
+    ax = fig.subplots()
+    if rows:
+        row = min(rows, key=lambda r: r["seed"])
+        edges = bins(0.0, 60.0, 0.5)
+        rates = group_rates(
+            results["fig10"].run_folder(row["run"]), results["fig10"].groups(row["run"]), edges
+        )
+        mid = (edges[1:] + edges[:-1]) / 2
+        for group, color, name in (("bbr", BBR, "BBR"), ("cubic", CUBIC, "CUBIC")):
+            ax.plot(
+                mid,
+                rates[group] / row["bottleneck.capacity_bps"] * 100,
+                color=color,
+                lw=1.2,
+                label=name,
+            )
+        ax.legend(fontsize="small")
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (% of the link)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    figure = PaperFigure(
+        "fig8",
+        "Fig. 8: throughput utilization of BBR and CUBIC in a shallow buffer",
+        "80 Mb/s, 25 ms, a 0.5 BDP queue: CUBIC's throughput is much lower than BBR's, since it "
+        "responds to the loss (about 10 %, as in Fig. 6) and BBR does not.",
+        png(fig),
+        "2 BBR + 2 CUBIC (Fig. 10's run at 0.5 BDP, its lowest finished seed), each group's "
+        "throughput in half-second bins over the first minute.",
+    )
+    return Findings(claims, [figure])
 
 
 def _fig7(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
