@@ -35,6 +35,7 @@ def test_the_quick_reproduction_holds_every_claim_but_the_loss_at_1_bdp(
     result = run_paper("aict19", "quick", tmp_path)
     keep(result, "aict19-quick")
     assert {f.name for f in result.findings.figures} == {
+        "fig4",
         "fig5",
         "fig6",
         "fig7",

@@ -113,3 +113,28 @@ def shares(points: Mapping[float, tuple[float, float]]) -> list[dict[str, Any]]:
 
 
 FAILED: dict[str, Any] = {"status": "failed"}
+
+
+def sync_sweep(
+    folder: Path,
+    rates_bps: Sequence[float] = (20e6, 19e6, 21e6, 20e6),
+    entries: Sequence[Sequence[float]] = ((27.0, 37.0, 47.0, 57.0),) * 4,
+    **row: Any,
+) -> SweepResults:
+    """Fig. 4's sweep: one run of flows bbr1 … bbr4 delivering at `rates_bps` from 0 s, each in
+    PROBE_RTT for 0.2 s from each of its `entries`, rows every 0.1 s for 60 s."""
+    results = sweep_results(folder, "aict19-fig4", [dict(row)])
+    run = results.run_folder(results.rows()[0]["run"])
+    run.mkdir(parents=True)
+    t = np.round(np.arange(0.0, 60.05, 0.1), 3)
+    flows: dict[str, list[Any]] = {"t": [], "flow": [], "delivered_bytes": [], "cc_state": []}
+    for i, (rate, starts) in enumerate(zip(rates_bps, entries, strict=True)):
+        inside = np.zeros(len(t), dtype=bool)
+        for start in starts:
+            inside |= (t >= start) & (t < start + 0.2)
+        flows["t"] += list(t)
+        flows["flow"] += [f"bbr{i + 1}"] * len(t)
+        flows["delivered_bytes"] += list(rate * t / 8)
+        flows["cc_state"] += ["PROBE_RTT" if x else "PROBE_BW" for x in inside]
+    pq.write_table(pa.table(flows), run / "flows.parquet")
+    return results

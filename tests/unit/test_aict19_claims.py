@@ -7,6 +7,7 @@ and `queue.parquet` files with only the columns the figures read. Shares are fra
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from aict19_tables import (
     share_row,
     shares,
     sweep,
+    sync_sweep,
 )
 
 from bloatlab.builders import HOST_JITTER
@@ -78,6 +80,7 @@ def typical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SweepResults]
         *(loss_row(b, v, cc=SHALLOW) for b, v in ((0.5, 0.08), (1.0, 0.06), (2.0, 0.0))),
     ]
     return {
+        "fig4": sync_sweep(root / "fig4"),
         "fig5-bbr": sweep(
             root / "fig5-bbr",
             [
@@ -103,6 +106,70 @@ def typical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SweepResults]
         "fig11": sweep(root / "fig11", fig11),
         "fig12": sweep(root / "fig12", shares(FIG12)),
     }
+
+
+# ----- Fig. 4: 4 staggered BBR flows ------------------------------------------------------------
+
+SHARE = "Fig. 4 4 staggered BBR flows, 80 Mb/s: each flow's share from 30 s"
+TOGETHER = "Fig. 4 they enter PROBE_RTT together from 30 s, every 10 s"
+
+
+def test_probe_rtt_entries_and_their_synchrony(tmp_path: Path) -> None:
+    entries = ((5.0, 27.0, 37.0), (27.2, 37.0), (26.9, 37.1), (27.0, 36.8))
+    results = sync_sweep(tmp_path, entries=entries)
+    found = aict19.probe_rtt_entries(results.run_folder(results.rows()[0]["run"]), ["bbr1", "bbr2"])
+    assert found == {"bbr1": [5.0, 27.0, 37.0], "bbr2": [27.2, 37.0]}
+    all_four = {f"bbr{i + 1}": list(e) for i, e in enumerate(entries)}
+    # from 30 s: bbr1's entry at 37.0 s, the others' nearest 37.0, 37.1, 36.8; one interval
+    assert aict19.synchrony(all_four, 30.0) == (pytest.approx(0.2), [])
+    # from 20 s: 27.0 → 27.2 / 26.9 / 27.0 and 37.0 as above; the interval 10 s
+    assert aict19.synchrony(all_four, 20.0) == (pytest.approx(0.2), [10.0])
+    assert aict19.synchrony({"bbr1": [31.0], "bbr2": []}, 30.0)[0] == math.inf
+
+
+def test_fig4_on_a_typical_run(typical: dict[str, SweepResults]) -> None:
+    found = claims(aict19.analyse(typical, "quick"))
+    assert verdict(found[SHARE]) == ("19.0–21.0 Mb/s", True)
+    assert verdict(found[TOGETHER]) == ("within 0.00 s of each other; every 10.0, 10.0 s", True)
+
+
+@pytest.mark.parametrize(
+    ("rates", "entries", "claim", "holds"),
+    [
+        ((15e6, 25e6, 20e6, 20e6), None, SHARE, True),  # 20 Mb/s ± 25 %
+        ((14.9e6, 25e6, 20e6, 20e6), None, SHARE, False),
+        ((15e6, 25.1e6, 20e6, 20e6), None, SHARE, False),
+        (None, ((30.0, 40.0, 50.0),) * 3 + ((30.5, 40.0, 50.0),), TOGETHER, True),
+        (None, ((30.0, 40.0, 50.0),) * 3 + ((30.6, 40.0, 50.0),), TOGETHER, False),
+        (None, ((30.0, 42.0, 54.0),) * 4, TOGETHER, True),  # every 8–12 s
+        (None, ((30.0, 42.1, 54.2),) * 4, TOGETHER, False),
+        (None, ((30.0, 37.9, 46.0),) * 4, TOGETHER, False),
+        (None, ((35.0,),) * 4, TOGETHER, False),  # one entry: no interval
+    ],
+)
+def test_fig4_holds_at_the_edges_of_its_tolerances(
+    tmp_path: Path,
+    rates: tuple[float, ...] | None,
+    entries: tuple[tuple[float, ...], ...] | None,
+    claim: str,
+    holds: bool,
+) -> None:
+    options: dict[str, Any] = {}
+    if rates is not None:
+        options["rates_bps"] = rates
+    if entries is not None:
+        options["entries"] = entries
+    found = claims(aict19._fig4({"fig4": sync_sweep(tmp_path, **options)}, "quick"))
+    assert found[claim].passed is holds
+
+
+def test_fig4_draws_each_flows_throughput_and_the_fair_share(tmp_path: Path) -> None:
+    with drawn(aict19) as figures:
+        aict19._fig4({"fig4": sync_sweep(tmp_path)}, "quick")
+    [ax] = figures[0].axes
+    first = line(ax, "flow 1")
+    assert len(first.x) == 120 and first.y == pytest.approx([20.0] * 120)
+    assert line(ax, "flow 3").y == pytest.approx([21.0] * 120)
 
 
 # ----- Fig. 6 and 8: 0.5 BDP --------------------------------------------------------------------
@@ -655,6 +722,7 @@ def test_bbr_shallow_fails_where_its_run_is_missing(tmp_path: Path) -> None:
 def test_every_figure_of_the_paper_is_drawn(typical: dict[str, SweepResults]) -> None:
     figures = aict19.analyse(typical, "quick").figures
     assert [(f.name, f.title.split(":")[0]) for f in figures] == [
+        ("fig4", "Fig. 4"),
         ("fig5", "Fig. 5"),
         ("fig6", "Fig. 6"),
         ("fig7", "Fig. 7"),
@@ -674,7 +742,7 @@ def test_with_every_run_failed_each_claim_fails_without_a_number(
     found = aict19.analyse(unfinished(typical), "full")
     assert found.claims and [c.claim for c in found.claims if c.passed] == []
     assert [c.ours + c.note for c in found.claims if "nan" in c.ours + c.note] == []  # but "–"
-    assert len(found.figures) == 7  # all but Fig. 9, which draws the run at 1.75 BDP
+    assert len(found.figures) == 8  # all but Fig. 9, which draws the run at 1.75 BDP
 
 
 def test_buffers_are_labelled_in_bdp_and_read_back() -> None:
@@ -714,6 +782,7 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
         assert len(full[name].grid["bottleneck.queue.limit"]) == 13
         assert quick[name].base["duration"] == "240s"
     flows = {
+        "fig4": [(f"bbr{i}", 1) for i in range(1, 5)],
         "fig5-bbr": [("bbr", 4)],
         "fig5-cubic": [("cubic", 1)],
         "fig7": [("bbr", 2)],
@@ -733,8 +802,16 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
             "25ms",
             HOST_JITTER,
         )
+        if name == "fig4":  # the whole run: the claims take their own window (30–60 s)
+            assert "summary_start" not in sweep_.base["telemetry"]
+            continue
         window = sweep_.base["telemetry"]["summary_start"], sweep_.base["telemetry"]["summary_end"]
         assert window == (aict19.MINUTE if name.startswith("fig5") else aict19.STEADY)
+    # Fig. 4 (§III): 4 BBR flows with staggered starts (2 s apart, our choice), 60 s, 8 BDP
+    sync = full["fig4"].base
+    assert [f["start"] for f in sync["flow"]] == ["0s", "2s", "4s", "6s"]
+    assert (sync["duration"], sync["bottleneck"]["queue"]["limit"]) == ("60s", "8BDP")
+    assert quick["fig4"].base == sync
 
 
 def test_fig6_draws_the_half_second_loss_of_the_4_flow_run_and_the_papers_10_percent(

@@ -32,6 +32,7 @@ from aict19_tables import (
     share_row,
     shares,
     sweep,
+    sync_sweep,
 )
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
@@ -530,6 +531,7 @@ def test_analyse_draws_each_figure_once_in_the_papers_order(tmp_path: Path) -> N
     fig5 = [(queue_row(1.2, 1.5), Series(backlog=((0.0, 1.0),)))]
     fig10 = runs(tmp_path / "fig10", [*FIG10_RUNS, (share_row(1.75, 0.6, 0.3), CYCLE)])
     results = {
+        "fig4": sync_sweep(tmp_path / "fig4"),
         "fig5-bbr": runs(tmp_path / "fig5-bbr", fig5),
         "fig5-cubic": runs(tmp_path / "fig5-cubic", fig5),
         "fig7": sweep(tmp_path / "fig7", [loss_row(0.5, 0.1)]),
@@ -540,6 +542,7 @@ def test_analyse_draws_each_figure_once_in_the_papers_order(tmp_path: Path) -> N
     with drawn(aict19) as figures:
         found: Findings = aict19.analyse(results, "quick")
     assert [f.name for f in found.figures] == [
+        "fig4",
         "fig5",
         "fig6",
         "fig7",
@@ -550,6 +553,6 @@ def test_analyse_draws_each_figure_once_in_the_papers_order(tmp_path: Path) -> N
         "fig12",
     ]
     # Fig. 9 has four panels, the others one
-    assert [len(figure.axes) for figure in figures] == [1, 1, 1, 1, 4, 1, 1, 1]
-    assert [e.label for e in lines(figures[5].axes[0])][:1] == ["BBR (mean)"]
-    assert [e.label for e in lines(figures[7].axes[0])][:1] == ["BBR Shallow (mean)"]
+    assert [len(figure.axes) for figure in figures] == [1, 1, 1, 1, 1, 4, 1, 1, 1]
+    assert [e.label for e in lines(figures[6].axes[0])][:1] == ["BBR (mean)"]
+    assert [e.label for e in lines(figures[8].axes[0])][:1] == ["BBR Shallow (mean)"]

@@ -17,7 +17,7 @@ import itertools
 from pathlib import Path
 
 import pytest
-from aict19_tables import SHALLOW, loss_row, queue_row, shares, sweep
+from aict19_tables import SHALLOW, loss_row, queue_row, shares, sweep, sync_sweep
 
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Mode
@@ -29,6 +29,12 @@ from bloatlab.sweep.table import SweepResults
 # less than 1.5 BDP as shallow, buffers greater than 4 BDP as large".
 
 QUICK: list[tuple[str, str]] = [
+    # 4 staggered BBR flows, 80 Mb/s. §III (Fig. 4b): "our BBR flows synchronize at a fair
+    # share of 20 Mb/s within about time 30 seconds"
+    ("Fig. 4", "a fair 20 Mb/s"),
+    # §III, as above: "repeatedly doing so every 10 seconds"; Cardwell et al.'s flows (Fig. 4a)
+    # "enter PROBE RTT at the same time"
+    ("Fig. 4", "at the same time, every 10 s"),
     # 4 BBR, 80 Mb/s, 8 BDP buffer: standing queue. §IV-A, Fig. 5 (4 BBR flows, 80 Mb/s, "2
     # MBytes (8BDP)"): "BBR creates a persistent queue of about 1.1 BDP, increasing to roughly
     # 1.5 BDP during bandwidth probing"; the range, §IV-A: "BBR tends to create a 1 to 1.5 BDP
@@ -96,23 +102,23 @@ QUICK: list[tuple[str, str]] = [
 
 # `--full` runs the rest of Table I; its other claims are QUICK's, in the same order.
 FULL: list[tuple[str, str]] = [
-    QUICK[0],
+    *QUICK[:3],
     # 2/4/8 BBR × 40/80/120 Mb/s: standing queue. §IV-A: "Over the full range of flows,
     # capacities, and queue sizes listed in Table I, analysis confirms that BBR creates a
     # standing queue of 1 to 1.5 BDP"
     ("Fig. 5", "1–1.5 BDP"),
-    *QUICK[1:7],
+    *QUICK[3:9],
     # BBR loss at 4 and 8 BDP: Fig. 7's axis ends at 2 BDP, though §IV-C runs "2.00, 4.00, and
     # 8.00 BDP"; only the text: §V B "packet loss ... smaller than 1.5 BDP", §IV-C "high unless
     # the router buffer size is at least 1.5 BDP"
     ("Fig. 7", "≈0"),
     ("Fig. 7", "≈0"),
-    *QUICK[7:14],
+    *QUICK[9:16],
     # BBR Shallow's loss at 0.25 and 0.75 BDP as well (Table I's buffers up to 1 BDP): §IV-E1
     # "BBR Shallow induces less loss in buffers smaller than 1.5 BDP"
-    *QUICK[14:16],
-    *QUICK[14:16],
-    *QUICK[16:],
+    *QUICK[16:18],
+    *QUICK[16:18],
+    *QUICK[18:],
 ]
 
 
@@ -140,6 +146,7 @@ def runs(root: Path, mode: Mode) -> dict[str, SweepResults]:
     fig10 = shares({b: (0.9 - 0.08 * b, 0.06 + 0.08 * b) for b in buffers("fig10")})
     fig12 = shares({b: (0.8 - 0.1 * b, 0.1 + 0.1 * b) for b in buffers("fig12")})
     return {
+        "fig4": sync_sweep(root / "fig4"),
         "fig5-bbr": sweep(root / "fig5-bbr", fig5),
         "fig5-cubic": sweep(root / "fig5-cubic", [queue_row(6.5, 8.0)]),
         "fig7": sweep(root / "fig7", [loss_row(b, loss(b)) for b in buffers("fig7")]),

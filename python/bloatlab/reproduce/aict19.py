@@ -9,6 +9,7 @@ small buckets (modelled here as a plain rate-limited line), drop-tail queue, Lin
 
 | figure     | experiment               | `--full` (the paper's protocol)     | `--quick`          |
 |------------|--------------------------|-------------------------------------|--------------------|
+| Fig. 4     | 4 staggered BBR, 80 Mb/s | 60 s, 8 BDP                         | the same           |
 | Fig. 5     | standing queue at 8 BDP  | 2/4/8 BBR × 40/80/120 Mb/s; 1 CUBIC | 4 BBR, 80 Mb/s     |
 | Fig. 6     | BBR loss over time       | Fig. 7's 4 BBR, 80 Mb/s, 0.5 BDP    | the same           |
 | Fig. 7     | BBR loss vs buffer       | Table I, minutes 2–4 of 300 s       | 0.5/1/2 BDP, 240 s |
@@ -28,10 +29,13 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
@@ -86,6 +90,14 @@ LARGE_BUFFER = 8.0  # Fig. 10/12: CUBIC takes more than BBR at the largest buffe
 
 PAPER_LOSS = {0.5: 0.11, 1.0: 0.055}  # §V B: "5.5% for ... 1 BDP, doubling to about 11% ... 0.5"
 LOSS_TOLERANCE = 0.4  # relative
+# Fig. 4: "4 simultaneous BBR flows with staggered start times competing for a 80 MB/s link" that
+# "synchronize at a fair share of 20 Mb/s within about time 30 seconds, repeatedly doing so
+# every 10 seconds" (§III). The stagger and the buffer are not given: 2 s apart, Fig. 5's 8 BDP.
+SYNC_FLOWS, SYNC_STAGGER_S, SYNC_END_S, SYNC_FROM_S = 4, 2.0, 60.0, 30.0
+FAIR_SHARE_BPS = 20e6
+FAIR_TOLERANCE = 0.25  # relative, each flow
+TOGETHER_S = 0.5  # PROBE_RTT entries of all flows within this of each other
+PROBE_RTT_EVERY = (8.0, 12.0)  # "every 10 seconds"
 SHALLOW = 0.5  # Fig. 6 and 8: "a bottleneck router queue of just 0.5 BDP", 80 Mb/s, 25 ms
 SHALLOW_FLOWS, SHALLOW_RATE = 4, "80Mbps"  # Fig. 6's BBR flows: the testbed's usual 4 (§IV-A)
 PAPER_SHALLOW_LOSS = 0.10  # Fig. 6: "persists and averages over 10 percent"; Fig. 8 "about 10"
@@ -160,7 +172,28 @@ def experiments(mode: Mode) -> list[Experiment]:
         "bottleneck.queue.limit": [_buffer(b) for b in loss_buffers if b <= 2.0],
         "flow.bbr.cc": [BBR_CC, BBR_SHALLOW_CC],
     }
+    sync_base = dumbbell(
+        "80Mbps",
+        RTT,
+        "8BDP",
+        [
+            bulk(f"bbr{i + 1}", BBR_CC, **HOST, start=f"{i * SYNC_STAGGER_S:g}s")
+            for i in range(SYNC_FLOWS)
+        ],
+        f"{SYNC_END_S:g}s",
+        name="aict19-sync",
+        jitter=HOST_JITTER,
+    )
     return [
+        Experiment(
+            "fig4",
+            sweep(
+                "aict19-fig4",
+                sync_base,
+                seeds=seeds,
+                description="4 BBR flows, staggered starts: fair shares and PROBE_RTT together",
+            ),
+        ),
         Experiment(
             "fig5-bbr",
             sweep(
@@ -225,11 +258,110 @@ def experiments(mode: Mode) -> list[Experiment]:
 
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
-    return analyse_all((_fig5, _fig6, _fig7, _fig8, _fig9, _fig10, _fig11, _fig12), results, mode)
+    figures = (_fig4, _fig5, _fig6, _fig7, _fig8, _fig9, _fig10, _fig11, _fig12)
+    return analyse_all(figures, results, mode)
 
 
 def _bdp(label: Any) -> float:
     return float(str(label).removesuffix("BDP"))
+
+
+def probe_rtt_entries(folder: Any, flows: Sequence[str]) -> dict[str, list[float]]:
+    """When each flow entered PROBE_RTT (its telemetry rows' `cc_state`)."""
+    table = pq.read_table(Path(folder) / "flows.parquet", columns=["t", "flow", "cc_state"])
+    names = table.column("flow").cast("string")
+    entries: dict[str, list[float]] = {}
+    for flow in flows:
+        rows = table.filter(pc.equal(names, flow))
+        t = rows.column("t").to_numpy()
+        inside = np.asarray(rows.column("cc_state").cast("string").to_pylist()) == "PROBE_RTT"
+        starts = inside & ~np.concatenate([[False], inside[:-1]])
+        entries[flow] = [float(x) for x in t[starts]]
+    return entries
+
+
+def synchrony(entries: Mapping[str, list[float]], since: float) -> tuple[float, list[float]]:
+    """For the first flow's PROBE_RTT entries from `since`: the largest gap to the nearest entry
+    of every other flow (inf if one has none), and the intervals between those entries."""
+    first, *others = entries.values()
+    mine = [t for t in first if t >= since]
+    if not mine or not others:
+        return math.inf, []
+    spread = max(
+        min((abs(t - u) for u in other), default=math.inf) for t in mine for other in others
+    )
+    return spread, [b - a for a, b in itertools.pairwise(mine)]
+
+
+def _fig4(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
+    sweep_results = results["fig4"]
+    rows = done(sweep_results)
+    flows = [f"bbr{i + 1}" for i in range(SYNC_FLOWS)]
+    edges = np.array([SYNC_FROM_S, SYNC_END_S])
+    shares: list[list[float]] = []
+    spreads: list[float] = []
+    periods: list[float] = []
+    for r in rows:
+        folder = sweep_results.run_folder(r["run"])
+        rates = group_rates(folder, {f: [f] for f in flows}, edges)
+        shares.append([float(rates[f][0]) for f in flows])
+        spread, intervals = synchrony(probe_rtt_entries(folder, flows), SYNC_FROM_S)
+        spreads.append(spread)
+        periods += intervals
+    low, high = FAIR_SHARE_BPS * (1 - FAIR_TOLERANCE), FAIR_SHARE_BPS * (1 + FAIR_TOLERANCE)
+    every = [x for run in shares for x in run]
+    worst = max(spreads, default=math.inf)
+    claims = [
+        Claim(
+            "Fig. 4",
+            f"{SYNC_FLOWS} staggered BBR flows, 80 Mb/s: each flow's share from {SYNC_FROM_S:g} s",
+            "a fair 20 Mb/s",
+            f"{shown(lowest(every) / 1e6, '.1f')}–{shown(highest(every) / 1e6, '.1f')} Mb/s"
+            if every
+            else "–",
+            f"each {low / 1e6:g}–{high / 1e6:g} Mb/s",
+            bool(every) and all(low <= x <= high for x in every),
+        ),
+        Claim(
+            "Fig. 4",
+            f"they enter PROBE_RTT together from {SYNC_FROM_S:g} s, every 10 s",
+            "at the same time, every 10 s",
+            f"within {shown(worst, '.2f')} s of each other; every "
+            + ", ".join(f"{p:.1f}" for p in periods)
+            + " s"
+            if periods or math.isfinite(worst)
+            else "–",
+            f"within {TOGETHER_S:g} s; every {PROBE_RTT_EVERY[0]:g}–{PROBE_RTT_EVERY[1]:g} s",
+            worst <= TOGETHER_S
+            and bool(periods)
+            and all(PROBE_RTT_EVERY[0] <= p <= PROBE_RTT_EVERY[1] for p in periods),
+        ),
+    ]
+    fig = Figure(figsize=(7, 3.4), layout="constrained")
+    ax = fig.subplots()
+    if rows:
+        row = min(rows, key=lambda r: r["seed"])
+        edges = bins(0.0, SYNC_END_S, 0.5)
+        rates = group_rates(sweep_results.run_folder(row["run"]), {f: [f] for f in flows}, edges)
+        mid = (edges[1:] + edges[:-1]) / 2
+        for i, f in enumerate(flows):
+            ax.plot(mid, rates[f] / 1e6, lw=1, color=f"C{i}", label=f"flow {i + 1}")
+        ax.legend(fontsize="small", ncol=2)
+    ax.axhline(FAIR_SHARE_BPS / 1e6, color="black", ls="--", lw=1)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("throughput (Mb/s)")
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
+    figure = PaperFigure(
+        "fig4",
+        "Fig. 4: synchronization of BBR flows",
+        "4 BBR flows with staggered starts at 80 Mb/s converge to a fair share of 20 Mb/s within "
+        "about 30 s and enter PROBE_RTT together, every 10 s (as Cardwell et al.'s 5 flows).",
+        png(fig),
+        f"Starts {SYNC_STAGGER_S:g} s apart, 25 ms, 8 BDP buffer (the paper gives neither); the "
+        "lowest finished seed, half-second bins; the dashed line is the fair share.",
+    )
+    return Findings(claims, [figure])
 
 
 def _fig5(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
