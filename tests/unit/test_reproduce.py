@@ -182,7 +182,8 @@ def test_the_cli_refuses_a_negative_worker_count_before_running_anything(
 def test_aict19_declares_the_papers_grid() -> None:
     full = {e.name: e.sweep for e in aict19.experiments("full")}
     quick = {e.name: e.sweep for e in aict19.experiments("quick")}
-    assert set(full) == set(quick) == {"fig5-bbr", "fig5-cubic", "fig7", "fig10", "fig11", "fig12"}
+    figures = {"fig4", "fig5-bbr", "fig5-cubic", "fig7", "fig10", "fig11", "fig12"}
+    assert set(full) == set(quick) == figures
     assert len(full["fig7"].points()) == 10 * 3 * 3 * 3  # Table I × 3 trials
     assert full["fig7"].base["duration"] == "300s"
     assert full["fig7"].base["telemetry"]["summary_start"] == "120s"
