@@ -72,6 +72,7 @@ def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
         "fig6",
         "fig8",
         "fig9",
+        "fig10_11",
         "table3",
         "fig15",
         "fig7",

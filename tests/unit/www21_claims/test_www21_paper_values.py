@@ -23,6 +23,7 @@ from bloatlab.reproduce.www21 import (
     fig6,
     fig7,
     fig8_9,
+    fig10_11,
     fig14,
     fig16,
     table1,
@@ -112,6 +113,14 @@ PAPER_VALUES: dict[ModuleType, list[str]] = {
         # Fig. 9, estimates near the link rate at 100 KB. §5.2: "Under the 100KB buffer, nearly
         # 70% of BBR's bandwidth estimates are around the set network rate"
         "≈70 %",
+    ],
+    fig10_11: [
+        # §5.2: "While BBR manages to maintain a similar average quality for runs stuck in
+        # STARTUP, the stall rate during STARTUP mode increases over 3×"
+        "similar quality; stall rate over 3× higher",
+        # §5.2: "For BBR2, the effect is more pronounced with quality decreasing by over 50% and
+        # stall rate jumping from virtually 0 under PROBE_BW to nearly 1.5 in STARTUP runs"
+        "quality over 50 % lower; stall rate ≈0 → nearly 1.5",
     ],
     table3: [
         # Table 3 ("Avg. BBR est. BW"; the caption: "The link bandwidth is set to 25Mbps"), BBR

@@ -274,3 +274,47 @@ def fig14_runs(folder: Path) -> list[Row]:
         # failed: its folder holds nothing to read
         {"run": "bbr2-2", CC: "bbr2", "seed": 2, "status": "failed"},
     ]
+
+
+# Fig. 10/11: Fig. 4/5's runs at 10 MB by the state they spent most time in.
+
+STATE = "flows.video.state_time_fraction."
+
+
+def state_run(cc: str, startup: float, quality: float, stall: float, **more: Any) -> Row:
+    """A finished 10 MB run spending `startup` of its time in STARTUP and the rest in PROBE_BW
+    (BBR2's as two of its phases, as the core reports them)."""
+    probe_bw = (
+        {STATE + "PROBE_BW": 1 - startup}
+        if cc == "bbr"
+        else {
+            STATE + "PROBE_BW_CRUISE": (1 - startup) / 2,
+            STATE + "PROBE_BW_UP": (1 - startup) / 2,
+        }
+    )
+    return {
+        CC: cc,
+        BUFFER: "10MB",
+        "seed": 1,
+        "status": "done",
+        QUALITY: quality,
+        STALL: stall,
+        STATE + "STARTUP": startup,
+        **probe_bw,
+        **more,
+    }
+
+
+def fig10_11_runs() -> list[Row]:
+    return [
+        # BBR: STARTUP runs quality 8, stall 0.5; PROBE_BW runs quality 8.5, stall 0.125
+        state_run("bbr", 0.6, 8.0, 0.5),
+        state_run("bbr", 0.2, 8.0, 0.125),
+        state_run("bbr", 0.1, 9.0, 0.125),
+        # BBR2: STARTUP quality 3, stall 1.5; PROBE_BW quality 8, stall 0.0
+        state_run("bbr2", 0.7, 3.0, 1.5),
+        state_run("bbr2", 0.05, 8.0, 0.0),
+        # left out: another buffer, a failed run
+        {**state_run("bbr", 0.9, 1.0, 5.0), BUFFER: "100KB"},
+        {**state_run("bbr", 0.9, 1.0, 5.0), "status": "failed"},
+    ]

@@ -46,7 +46,7 @@ def experiments(mode: Mode) -> list[Experiment]:
     ]
 
 
-def _state_shares(rows: Sequence[Mapping[str, Any]], cc: str, buffer: str) -> dict[str, float]:
+def state_shares(rows: Sequence[Mapping[str, Any]], cc: str, buffer: str) -> dict[str, float]:
     """Mean percentage of the run in each Table 2 state (BBRv2's PROBE_BW phases summed)."""
     runs = [r for r in rows if r["flow.video.cc"] == cc and r["bottleneck.queue.limit"] == buffer]
     prefix = "flows.video.state_time_fraction."
@@ -67,9 +67,9 @@ def _state_shares(rows: Sequence[Mapping[str, Any]], cc: str, buffer: str) -> di
 
 def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
     rows = done(results["fig4-5"])
-    ours = {key: _state_shares(rows, *key) for key in PAPER_TABLE2}
+    ours = {key: state_shares(rows, *key) for key in PAPER_TABLE2}
     page_rows = done(results["table2-page"])
-    with_page = {key: _state_shares(page_rows, *key) for key in PAPER_TABLE2}
+    with_page = {key: state_shares(page_rows, *key) for key in PAPER_TABLE2}
 
     def pair(cc: str, state: str, source: Mapping[tuple[str, str], Mapping[str, float]]) -> str:
         shallow, deep = (shown(source[(cc, b)][state], ".1f") for b in ("100KB", "10MB"))
