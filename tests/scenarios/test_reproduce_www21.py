@@ -73,6 +73,7 @@ def test_the_quick_reproduction_shows_the_bufferbloat_mechanism(
         "fig8",
         "fig9",
         "fig10_11",
+        "fig13",
         "table3",
         "fig15",
         "fig7",

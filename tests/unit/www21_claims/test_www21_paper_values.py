@@ -24,6 +24,7 @@ from bloatlab.reproduce.www21 import (
     fig7,
     fig8_9,
     fig10_11,
+    fig13,
     fig14,
     fig16,
     table1,
@@ -121,6 +122,11 @@ PAPER_VALUES: dict[ModuleType, list[str]] = {
         # §5.2: "For BBR2, the effect is more pronounced with quality decreasing by over 50% and
         # stall rate jumping from virtually 0 under PROBE_BW to nearly 1.5 in STARTUP runs"
         "quality over 50 % lower; stall rate ≈0 → nearly 1.5",
+    ],
+    fig13: [
+        # §5.3: "Steps (1) through (4) repeat throughout the video run. Figure 13 illustrates the
+        # cycling video quality over the course of one video run"
+        "repeats throughout the video run",
     ],
     table3: [
         # Table 3 ("Avg. BBR est. BW"; the caption: "The link bandwidth is set to 25Mbps"), BBR

@@ -318,3 +318,42 @@ def fig10_11_runs() -> list[Row]:
         {**state_run("bbr", 0.9, 1.0, 5.0), BUFFER: "100KB"},
         {**state_run("bbr", 0.9, 1.0, 5.0), "status": "failed"},
     ]
+
+
+# Fig. 13: one session's segments, from Fig. 4/5's BBR runs at 10 MB.
+
+
+def session_run(folder: Path, key: str, levels: Sequence[int], **row: Any) -> Row:
+    """A finished 10 MB BBR run of Fig. 4/5's sweep whose video segments, requested 5 s apart,
+    have these levels (an audio segment between them, to be ignored), at an ABR estimate of 20 +
+    the level Mb/s; its RTT 0.1 s then 0.8 s."""
+    run = folder / "runs" / key
+    run.mkdir(parents=True)
+    n = len(levels)
+    t = [5.0 * i for i in range(n)]
+    pq.write_table(
+        pa.table(
+            {
+                "track": ["video"] * n + ["audio"],
+                "request_t": [*t, 2.5],
+                "level": [*levels, 0],
+                "abr_estimate_bps": [(20 + lv) * 1e6 for lv in levels] + [1e6],
+            }
+        ),
+        run / "segments.parquet",
+    )
+    pq.write_table(pa.table({"t": [0.0, 1.0], "srtt_s": [0.1, 0.8]}), run / "flows.parquet")
+    return {"run": key, CC: "bbr", BUFFER: "10MB", "seed": 1, "status": "done", **row}
+
+
+def fig13_runs(folder: Path) -> list[Row]:
+    return [
+        # falls then rises: 9 → 7 → 9 (1), 9 → 8 → 8 → 9 (2), 9 → 2 → 5 (3): 3 cycles
+        session_run(folder, "a", [9, 7, 9, 8, 8, 9, 2, 5], seed=2),
+        session_run(folder, "b", [9, 9, 9, 8]),  # a fall never risen from: 0 cycles
+        session_run(folder, "c", [5, 4, 6, 5, 6, 5, 6], seed=3),  # 3 cycles
+        # left out: BBR2's and the 100 KB runs; a failed one
+        {"run": "d", CC: "bbr2", BUFFER: "10MB", "seed": 1, "status": "done"},
+        {"run": "e", CC: "bbr", BUFFER: "100KB", "seed": 1, "status": "done"},
+        {"run": "f", CC: "bbr", BUFFER: "10MB", "seed": 4, "status": "failed"},
+    ]

@@ -13,6 +13,7 @@ until the video has played to the end.
 | Fig. 4/5   | quality, stall rate vs buffer, 3 CCAs | 7 buffers × 10 seeds | 3 buffers, 1 seed  |
 | Table 2    | time per BBR state (Fig. 4/5's runs)  | 10 seeds             | 1 seed             |
 | Fig. 10/11 | QoE by a run's primary state (the same) | 10 seeds at 10 MB  | 1 seed             |
+| Fig. 13    | quality cycles in a session (the same) | 10 seeds at 10 MB   | 1 seed             |
 | Table 2    | the same with the page from the server | 2 CCAs × 2 buffers × 10 seeds | 1 seed    |
 | Table 1    | HTTP/1.1, 10/100 ms, 100 KB vs 10 MB  | 5 seeds              | 1 seed             |
 | Fig. 6     | the WAN: 200 ms, 100 KB vs 10 MB, 3 CCAs | 5 seeds           | 1 seed             |
@@ -34,7 +35,7 @@ the claims).
 from __future__ import annotations
 
 from .._base import ByFigure, Paper
-from . import fig4_5, fig6, fig7, fig8_9, fig10_11, fig14, fig16, table1, table2, table3
+from . import fig4_5, fig6, fig7, fig8_9, fig10_11, fig13, fig14, fig16, table1, table2, table3
 from ._common import LADDER_MBPS, media_rate_mbps, scenario
 
 __all__ = [
@@ -47,7 +48,9 @@ __all__ = [
     "scenario",
 ]
 
-FIGURES = ByFigure((fig4_5, table2, table1, fig6, fig8_9, fig10_11, table3, fig7, fig14, fig16))
+FIGURES = ByFigure(
+    (fig4_5, table2, table1, fig6, fig8_9, fig10_11, fig13, table3, fig7, fig14, fig16)
+)
 experiments = FIGURES.experiments
 analyse = FIGURES.analyse
 
