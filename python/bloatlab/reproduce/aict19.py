@@ -281,16 +281,21 @@ def probe_rtt_entries(folder: Any, flows: Sequence[str]) -> dict[str, list[float
 
 
 def synchrony(entries: Mapping[str, list[float]], since: float) -> tuple[float, list[float]]:
-    """For the first flow's PROBE_RTT entries from `since`: the largest gap to the nearest entry
-    of every other flow (inf if one has none), and the intervals between those entries."""
-    first, *others = entries.values()
-    mine = [t for t in first if t >= since]
-    if not mine or not others:
+    """From `since`: the largest gap between a flow's PROBE_RTT entry and the nearest entry of
+    any other flow (inf where a flow has none), and every flow's intervals between its
+    entries."""
+    later = {flow: [t for t in times if t >= since] for flow, times in entries.items()}
+    if len(later) < 2 or not any(later.values()):
         return math.inf, []
     spread = max(
-        min((abs(t - u) for u in other), default=math.inf) for t in mine for other in others
+        min((abs(t - u) for u in entries[other]), default=math.inf)
+        for flow, times in later.items()
+        for t in times
+        for other in entries
+        if other != flow
     )
-    return spread, [b - a for a, b in itertools.pairwise(mine)]
+    intervals = [b - a for times in later.values() for a, b in itertools.pairwise(times)]
+    return spread, intervals
 
 
 def _fig4(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
@@ -327,8 +332,7 @@ def _fig4(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             f"they enter PROBE_RTT together from {SYNC_FROM_S:g} s, every 10 s",
             "at the same time, every 10 s",
             f"within {shown(worst, '.2f')} s of each other; every "
-            + ", ".join(f"{p:.1f}" for p in periods)
-            + " s"
+            + (f"{min(periods):.1f}–{max(periods):.1f} s" if periods else "– s")
             if periods or math.isfinite(worst)
             else "–",
             f"within {TOGETHER_S:g} s; every {PROBE_RTT_EVERY[0]:g}–{PROBE_RTT_EVERY[1]:g} s",
@@ -494,7 +498,7 @@ def _fig6(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         ),
         Claim(
             "Fig. 6",
-            f"{SHALLOW_FLOWS} BBR, 0.5 BDP: loss persists, varying over time",
+            f"{SHALLOW_FLOWS} BBR, 0.5 BDP: loss persists",
             "persists",
             f"{pct(persists, 0)} of half-second bins with loss",
             f"≥ {PERSISTS:.0%} of the bins",
@@ -537,7 +541,9 @@ def _fig8(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 8",
             "2 BBR + 2 CUBIC, 0.5 BDP: CUBIC's throughput much lower than BBR's",
             "much lower",
-            f"CUBIC {shown(cubic, '.0%')} vs BBR {shown(bbr, '.0%')} of the link",
+            f"CUBIC {shown(cubic, '.0%')} vs BBR {shown(bbr, '.0%')} of the link (minutes 2–4)"
+            if rows
+            else "–",
             f"CUBIC ≤ {MUCH_LOWER:g} × BBR",
             cubic <= MUCH_LOWER * bbr,
         ),
@@ -545,7 +551,7 @@ def _fig8(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "Fig. 8",
             "2 BBR + 2 CUBIC, 0.5 BDP: loss as in Fig. 6",
             "about 10 %",
-            pct(loss, 2),
+            f"{pct(loss, 2)} (minutes 2–4)" if rows else "–",
             f"±{LOSS_TOLERANCE:.0%} relative",
             abs(loss - PAPER_SHALLOW_LOSS) <= LOSS_TOLERANCE * PAPER_SHALLOW_LOSS,
         ),

@@ -118,7 +118,7 @@ def test_fig4_claims_are_computed_from_the_samples(tmp_path: Path) -> None:
     assert verdicts(analyse(fig4, fig4_results(tmp_path))) == {
         FIG4["peak 5"]: ("700 ms (highest sample after the drop)", True),
         FIG4["peak 2"]: ("1500 ms (highest sample after the drop)", True),
-        FIG4["corrected"]: ("7.0 s / 15.0 s (until ≤ 1.5× the new rate)", True),
+        FIG4["corrected"]: ("7.0 s / 15.0 s (until ≤ 1.5× the new rate's payload)", True),
         FIG4["in flight"]: (
             "90% / 90% of before (medians in PROBE_BW, until corrected vs from 5 s)",
             True,

@@ -5,10 +5,12 @@ Protocol (§3.2; artifact fig4_5.sh, nets/change.sh, plots/fig4_5.py): the artif
 (`-C BBR`) sending all the time, 20 Mb/s, 100 ms (netem 50 ms on `lo`, so ACKs queue in the
 same tbf), tbf burst 100 KB, a 200 KB buffer (the text, and change.sh's `limit`). The rate
 drops to 5 or 2 Mb/s at 12 s (the figure's red line) and, as the text says ("we throttle the
-bandwidth to a lower value"), stays there; 40 s (the client's timeout). change.sh would switch
-back to 20 Mb/s at 24 s, but then the text's ~15 s to correct the estimate at 2 Mb/s could not
-happen, so we follow the text. The RTT is that of the samples the testbed logs (`_rate_log`);
-the panel's "Loss (KB)" is the server log's `resend_s`, bytes of retransmissions sent.
+bandwidth to a lower value"), stays there; 40 s (the client's timeout). change.sh, as fig4_5.sh
+calls it (`change.sh 20 5 200 12`), would switch back to 20 Mb/s at 24 s, but then the text's
+~15 s to correct the estimate at 2 Mb/s could not happen; and with four arguments its `burst
+$5K` is empty, which `tc` would likely refuse, changing nothing. So we follow the text.
+The RTT is that of the samples the testbed logs (`_rate_log`); the panel's "Loss (KB)" is the
+server log's `resend_s`, bytes of retransmissions sent.
 """
 
 from __future__ import annotations
@@ -128,7 +130,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "BBR's estimate is corrected only after 10 (inflated) RTTs",
             " / ".join(f"≈{PAPER_CORRECTION[x]:g} s" for x in LOWS) + f" (to {rates} Mb/s)",
             " / ".join(f"{shown(corrections[x], '.1f')} s" for x in LOWS)
-            + f" (until ≤ {CORRECTED:g}× the new rate)",
+            + f" (until ≤ {CORRECTED:g}× the new rate's payload)",
             f"±{CORRECTION_RELATIVE:.0%} each",
             all(
                 abs(corrections[x] - PAPER_CORRECTION[x])

@@ -5,7 +5,8 @@ estimate, or above 2.5× RTprop).
 Protocol (§3.2; artifact fig4_5.sh, nets/change.sh, plots/fig4_5.py): the artifact's BBR
 (`-C BBR`) sending all the time, 20 Mb/s, 100 ms, tbf burst 100 KB, a 500 KB buffer, 180 s:
 the rate constant, or switched 20 → 10 → 20 … (or 20 → 5 …) Mb/s every 30 s (change.sh
-20 10 500 30, 20 5 500 30). The samples are those the testbed logs (`_rate_log`). As
+20 10 500 30, 20 5 500 30; the text's "10/5 Mbps", where Fig. 5's caption says "5/2 Mbps after
+10 seconds"). The samples are those the testbed logs (`_rate_log`). As
 plots/fig4_5.py has them: "normalized to the link capacity" divides a sample in bit/s by
 20 × 1024 × 1024 (tc's 20 Mbit is 20 × 10^6); a run is consecutive samples below x × the
 estimate, or with an RTT at or above x × RTprop; here the seeds' longest.

@@ -3,8 +3,9 @@
 
 Protocol (§5.2): 10 runs each of BBR and BBR2 (HTTP/2, 100 ms, DYNAMIC), "delivery rates are used
 as proxy for the samples". Here: every delivery-rate sample of the runs (samples.parquet, the
-payload rate TCP's `delivery_rate` reports), pooled over the seeds; the share of them that BBR's
-max filter could take (not app-limited) is noted beside.
+payload rate TCP's `delivery_rate` reports), pooled over the seeds; the share among those that
+are not app-limited (the max filter takes those, and an app-limited one only above its current
+maximum) is noted beside.
 """
 
 from __future__ import annotations
