@@ -352,10 +352,7 @@ def _fig4(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             ax.plot(mid, rates[f] / 1e6, lw=1, color=f"C{i}", label=f"flow {i + 1}")
         ax.legend(fontsize="small", ncol=2)
     ax.axhline(FAIR_SHARE_BPS / 1e6, color="black", ls="--", lw=1)
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("throughput (Mb/s)")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
+    _time_axes(ax, "throughput (Mb/s)")
     figure = PaperFigure(
         "fig4",
         "Fig. 4: synchronization of BBR flows",
@@ -513,10 +510,7 @@ def _fig6(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         times = start + 0.25 + 0.5 * np.arange(len(bins_by_run[first]))
         ax.plot(times, bins_by_run[first] * 100, color=BBR, lw=1)
     ax.axhline(PAPER_SHALLOW_LOSS * 100, color="black", ls="--", lw=1, label="paper: ≈10 %")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("loss (%, 0.5 s bins)")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
+    _time_axes(ax, "loss (%, 0.5 s bins)")
     ax.legend(fontsize="small")
     figure = PaperFigure(
         "fig6",
@@ -574,10 +568,7 @@ def _fig8(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
                 label=name,
             )
         ax.legend(fontsize="small")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("throughput (% of the link)")
-    ax.set_ylim(bottom=0)
-    ax.grid(True, alpha=0.3)
+    _time_axes(ax, "throughput (% of the link)")
     figure = PaperFigure(
         "fig8",
         "Fig. 8: throughput utilization of BBR and CUBIC in a shallow buffer",
@@ -959,6 +950,14 @@ def _fig12(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
         "As Fig. 10.",
     )
     return Findings(claims, [figure])
+
+
+def _time_axes(ax: Axes, ylabel: str) -> None:
+    """A time series' axes: time in seconds, `ylabel` from 0, a light grid."""
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.grid(True, alpha=0.3)
 
 
 def _buffer_axis(ax: Axes, xs: list[float]) -> None:
