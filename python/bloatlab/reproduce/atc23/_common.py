@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+import numpy as np
+import pyarrow.compute as pc
+import pyarrow.parquet as pq
 from matplotlib.axes import Axes
 
 from ...builders import HOST_JITTER, dumbbell
@@ -162,6 +166,23 @@ def bdp(value: Any) -> float:
 def payload(rate_bps: float) -> float:
     """The payload share of a wire rate, for the testbed's packets (goodput's ceiling)."""
     return rate_bps * MSS / (MSS + 52)
+
+
+FOLLOWED = 1.5  # an estimate within this × the new rate's payload has followed a drop (Fig. 4, 9)
+
+
+def time_to_follow(t: Any, estimate: Any, start: float, end: float, new_rate_bps: float) -> float:
+    """Seconds from `start` until the first row in [start, end) whose estimate is within
+    FOLLOWED × the new rate's payload; `end - start` if there is none."""
+    inside = (t >= start) & (t < end) & np.isfinite(estimate)
+    hit = np.nonzero(inside & (estimate <= FOLLOWED * payload(new_rate_bps)))[0]
+    return float(t[hit[0]] - start) if len(hit) else end - start
+
+
+def sender_rows(path: Path, columns: list[str]) -> Any:
+    """The rows of the flow named "sender" in a run's parquet table (`t`, `flow`, `columns`)."""
+    table = pq.read_table(path, columns=["t", "flow", *columns])
+    return table.filter(pc.equal(table.column("flow").cast("string"), "sender"))
 
 
 def algorithm_bars(

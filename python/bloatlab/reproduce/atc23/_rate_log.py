@@ -17,11 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 
 from .._base import Mode, sweep
-from ._common import CCAS, flow, seeds, testbed
+from ._common import CCAS, flow, seeds, sender_rows, testbed
 
 HIGH, RTT = 20e6, "100ms"  # fig4_5.sh: tbf rate 20Mbit, netem delay 50ms on lo
 PROBE_BW = "PROBE_BW"
@@ -69,16 +67,11 @@ def _column(table: Any, name: str) -> np.ndarray:
     return values
 
 
-def _sender(path: Path, columns: list[str]) -> Any:
-    table = pq.read_table(path, columns=["t", "flow", *columns])
-    return table.filter(pc.equal(table.column("flow").cast("string"), "sender"))
-
-
 def read_run(folder: Path) -> dict[str, np.ndarray]:
     """The run's logged samples (`t`, `rate`, `rtt`, `bw_ratio`, `rtt_ratio`) and its per-ACK
     flow series (`flows_t`, `state`, `bw_est`, `inflight`, `retransmitted`)."""
-    samples = _sender(folder / "samples.parquet", ["rate_bps", "rtt_s", "app_limited"])
-    flows = _sender(
+    samples = sender_rows(folder / "samples.parquet", ["rate_bps", "rtt_s", "app_limited"])
+    flows = sender_rows(
         folder / "flows.parquet",
         ["cc_state", "bw_est_bps", "cc_min_rtt_s", "inflight_pkts", "retransmitted_bytes"],
     )

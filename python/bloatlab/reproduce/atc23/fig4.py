@@ -26,13 +26,12 @@ from ...report.html import png
 from ...sweep.spec import label
 from ...sweep.table import SweepResults
 from .._base import Claim, Experiment, Findings, Mode, PaperFigure, done, mean, shown
-from ._common import MSS, legend, payload
+from ._common import FOLLOWED, MSS, legend, time_to_follow
 from ._rate_log import PROBE_BW, bbr_sweep, first_seed, read_run
 
 DROP_AT, END, BUFFER = 12.0, 40.0, "200KB"
 LOWS = (5e6, 2e6)
 SHOWN_FROM, SHOWN_TO = 5.0, 30.0  # the figure's time axis
-CORRECTED = 1.5  # the estimate is corrected once within this × the new rate's payload
 
 # The paper's numbers (§3.2) and the tolerances fixed before comparing.
 PAPER_RTT_PEAK = {5e6: 0.700, 2e6: 1.500}  # "the RTT samples rise to ~700 ms" / "~1500 ms"
@@ -69,8 +68,7 @@ def metrics(run: dict[str, np.ndarray], low: float) -> dict[str, float]:
     t, ft = run["t"], run["flows_t"]
     after = t >= DROP_AT
     peak = float(np.max(run["rtt"][after])) if after.any() else math.nan
-    hit = np.nonzero((ft >= DROP_AT) & (run["bw_est"] <= CORRECTED * payload(low)))[0]
-    correction = float(ft[hit[0]] - DROP_AT) if len(hit) else END - DROP_AT
+    correction = time_to_follow(ft, run["bw_est"], DROP_AT, END, low)
     probe_bw = run["state"] == PROBE_BW
 
     def median_inflight(start: float, end: float) -> float:
@@ -130,7 +128,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             "BBR's estimate is corrected only after 10 (inflated) RTTs",
             " / ".join(f"≈{PAPER_CORRECTION[x]:g} s" for x in LOWS) + f" (to {rates} Mb/s)",
             " / ".join(f"{shown(corrections[x], '.1f')} s" for x in LOWS)
-            + f" (until ≤ {CORRECTED:g}× the new rate's payload)",
+            + f" (until ≤ {FOLLOWED:g}× the new rate's payload)",
             f"±{CORRECTION_RELATIVE:.0%} each",
             all(
                 abs(corrections[x] - PAPER_CORRECTION[x])

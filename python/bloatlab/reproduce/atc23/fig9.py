@@ -18,8 +18,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pyarrow.compute as pc
-import pyarrow.parquet as pq
 from matplotlib.figure import Figure
 
 from ...analysis.timeseries import bins, group_rates
@@ -41,19 +39,20 @@ from .._base import (
 from ._common import (
     CCAS,
     COLORS,
+    FOLLOWED,
     OBBR,
     cca_name,
     flow,
     legend,
-    payload,
     retransmission_ratio,
     seeds,
+    sender_rows,
     testbed,
+    time_to_follow,
 )
 
 HIGH, LOW, PERIOD = 40e6, 10e6, 10.0
 RTT, BUFFER, SIZE, CAP = "100ms", "300KB", "1GB", 600.0
-WITHIN = 1.5  # × the new rate's payload
 CLAIMED = "oBBR-1"  # the artifact's μ for this figure
 PAPER_FOLLOW = {"oBBR": 2.0, "BBR": 6.0}  # "in ~2 seconds" / "after ~6 seconds"
 OBBR_MAX_S = 3.0
@@ -98,21 +97,16 @@ def experiments(mode: Mode) -> list[Experiment]:
 
 
 def _series(folder: Path, columns: list[str]) -> dict[str, Any]:
-    table = pq.read_table(folder / "flows.parquet", columns=["t", "flow", *columns])
-    table = table.filter(pc.equal(table.column("flow").cast("string"), "sender"))
+    table = sender_rows(folder / "flows.parquet", columns)
     return {c: table.column(c).to_numpy().astype(np.float64) for c in ["t", *columns]}
 
 
 def follow_times(t: Any, estimate: Any, end: float) -> list[float]:
     """Seconds from each 40 → 10 switch (with its whole low period before `end`) until the
-    estimate is within WITHIN × the new payload rate; 10 s if it never is."""
-    target = WITHIN * payload(LOW)
-    times = []
-    drop = PERIOD
+    estimate is within FOLLOWED × the new payload rate; 10 s if it never is."""
+    times, drop = [], PERIOD
     while drop + PERIOD <= end:
-        inside = (t >= drop) & (t < drop + PERIOD) & np.isfinite(estimate)
-        hit = np.nonzero(inside & (estimate <= target))[0]
-        times.append(float(t[hit[0]] - drop) if len(hit) else PERIOD)
+        times.append(time_to_follow(t, estimate, drop, drop + PERIOD, LOW))
         drop += 2 * PERIOD
     return times
 
@@ -161,7 +155,7 @@ def analyse(results: Mapping[str, SweepResults], mode: Mode) -> Findings:
             f"≈{PAPER_FOLLOW['oBBR']:g} s vs ≈{PAPER_FOLLOW['BBR']:g} s",
             f"{shown(obbr, '.1f')} s vs {shown(bbr, '.1f')} s (medians of "
             f"{len(follows(CLAIMED))} and {len(follows('BBR'))} drops)",
-            f"oBBR < BBR (to ≤ {WITHIN:g}× the new rate)",
+            f"oBBR < BBR (to ≤ {FOLLOWED:g}× the new rate)",
             obbr < bbr,
             note=f"also {others}",
         ),
