@@ -1,7 +1,7 @@
 """AICT'19 (Claypool et al., "Sharing but not Caring"): BBR's standing queue and loss vs buffer.
 
 Paper set-up: dumbbell, 25 ms RTprop, tc-tbf with small buckets, 5-minute runs, Linux hosts
-sending TSO/GSO skbs (`aict19.HOST`), steady state analysed (minute 1 of 5 for §IV-A, minutes 2–4
+sending TSO/GSO skbs (`HOST`), steady state analysed (minute 1 of 5 for §IV-A, minutes 2–4
 for Fig. 7). The standing-queue checks run shorter (150 s, window 60–150 s); Fig. 7 keeps the
 paper's timing (300 s, window 120–240 s: a shorter window takes in start-up transients and raises
 the loss) and sweeps three buffer sizes by default; `pytest -m slow` sweeps all ten.
@@ -15,7 +15,7 @@ from helpers import run_all
 
 import bloatlab
 from bloatlab.builders import bulk, dumbbell
-from bloatlab.reproduce.aict19 import BBR_CC, HOST
+from bloatlab.reproduce.aict19._common import BBR_CC, HOST
 
 QUICK = {"duration": "150s", "window": ("60s", "150s")}
 FULL = {"duration": "300s", "window": ("120s", "240s")}

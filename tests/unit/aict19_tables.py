@@ -15,7 +15,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from bloatlab.reproduce import aict19
+from bloatlab.reproduce.aict19._common import BBR_LABEL
 from bloatlab.sweep.table import SweepResults
 from sweep_tables import sweep_results
 
@@ -84,7 +84,7 @@ def queue_row(mean_bdp: float, p90_bdp: float, **more: Any) -> dict[str, Any]:
 
 
 def loss_row(
-    buffer: float, drop_rate: float, *, flows: int = 2, cc: str = aict19.BBR_LABEL, **more: Any
+    buffer: float, drop_rate: float, *, flows: int = 2, cc: str = BBR_LABEL, **more: Any
 ) -> dict[str, Any]:
     return {
         "bottleneck.queue.limit": f"{buffer:g}BDP",

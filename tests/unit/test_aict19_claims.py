@@ -30,6 +30,18 @@ from aict19_tables import (
 from bloatlab.builders import HOST_JITTER
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Claim, Findings
+from bloatlab.reproduce.aict19._common import (
+    BBR_CC,
+    BBR_LABEL,
+    BUFFERS_SHARES_QUICK,
+    BUFFERS_TABLE_I,
+    FLOWS,
+    MINUTE,
+    RATES,
+    STEADY,
+    bdp,
+    buffer_label,
+)
 from bloatlab.sweep.table import SweepResults
 from figure_data import drawn, line, lines
 from sweep_tables import sweep_results, unfinished
@@ -76,7 +88,7 @@ def typical(tmp_path_factory: pytest.TempPathFactory) -> dict[str, SweepResults]
         share_row(8.0, 0.9, 0.05, **FAILED),
     ]
     fig11 = [
-        *(loss_row(b, v, cc=aict19.BBR_LABEL) for b, v in ((0.5, 0.11), (1.0, 0.06), (2.0, 0.001))),
+        *(loss_row(b, v, cc=BBR_LABEL) for b, v in ((0.5, 0.11), (1.0, 0.06), (2.0, 0.001))),
         *(loss_row(b, v, cc=SHALLOW) for b, v in ((0.5, 0.08), (1.0, 0.06), (2.0, 0.0))),
     ]
     return {
@@ -117,19 +129,21 @@ TOGETHER = "Fig. 4 they enter PROBE_RTT together from 30 s, every 10 s"
 def test_probe_rtt_entries_and_their_synchrony(tmp_path: Path) -> None:
     entries = ((5.0, 27.0, 37.0), (27.2, 37.0), (26.9, 37.1), (27.0, 36.8))
     results = sync_sweep(tmp_path, entries=entries)
-    found = aict19.probe_rtt_entries(results.run_folder(results.rows()[0]["run"]), ["bbr1", "bbr2"])
+    found = aict19.fig4.probe_rtt_entries(
+        results.run_folder(results.rows()[0]["run"]), ["bbr1", "bbr2"]
+    )
     assert found == {"bbr1": [5.0, 27.0, 37.0], "bbr2": [27.2, 37.0]}
     all_four = {f"bbr{i + 1}": list(e) for i, e in enumerate(entries)}
     # from 30 s: 37.0, 37.0, 37.1, 36.8; the farthest pair bbr3–bbr4, 0.3 s; one entry each
-    assert aict19.synchrony(all_four, 30.0) == (pytest.approx(0.3), [])
+    assert aict19.fig4.synchrony(all_four, 30.0) == (pytest.approx(0.3), [])
     # from 20 s also 27.0, 27.2, 26.9, 27.0 (bbr2–bbr3 0.3 s); each flow's interval
-    spread, intervals = aict19.synchrony(all_four, 20.0)
+    spread, intervals = aict19.fig4.synchrony(all_four, 20.0)
     assert spread == pytest.approx(0.3)
     assert intervals == pytest.approx([10.0, 9.8, 10.2, 9.8])
-    assert aict19.synchrony({"bbr1": [31.0], "bbr2": []}, 30.0)[0] == math.inf
+    assert aict19.fig4.synchrony({"bbr1": [31.0], "bbr2": []}, 30.0)[0] == math.inf
     # a flow's own extra entries count too, whichever flow has them
     extra = {"bbr1": [27.0, 37.0], "bbr2": [27.0, 35.0, 37.0, 45.0]}
-    assert aict19.synchrony(extra, 30.0) == (pytest.approx(8.0), [2.0, 8.0])
+    assert aict19.fig4.synchrony(extra, 30.0) == (pytest.approx(8.0), [2.0, 8.0])
 
 
 def test_fig4_on_a_typical_run(typical: dict[str, SweepResults]) -> None:
@@ -164,13 +178,13 @@ def test_fig4_holds_at_the_edges_of_its_tolerances(
         options["rates_bps"] = rates
     if entries is not None:
         options["entries"] = entries
-    found = claims(aict19._fig4({"fig4": sync_sweep(tmp_path, **options)}, "quick"))
+    found = claims(aict19.fig4.analyse({"fig4": sync_sweep(tmp_path, **options)}, "quick"))
     assert found[claim].passed is holds
 
 
 def test_fig4_draws_each_flows_throughput_and_the_fair_share(tmp_path: Path) -> None:
-    with drawn(aict19) as figures:
-        aict19._fig4({"fig4": sync_sweep(tmp_path)}, "quick")
+    with drawn(aict19.fig4) as figures:
+        aict19.fig4.analyse({"fig4": sync_sweep(tmp_path)}, "quick")
     [ax] = figures[0].axes
     first = line(ax, "flow 1")
     assert len(first.x) == 120 and first.y == pytest.approx([20.0] * 120)
@@ -230,7 +244,7 @@ def test_fig6_on_a_typical_sweep_reads_the_4_flow_80_mbps_run_at_0_5_bdp(
 def test_fig6_holds_at_the_edges_of_its_tolerances(
     tmp_path: Path, loss: float, bins_with_loss: int, claim: str, holds: bool
 ) -> None:
-    found = claims(aict19._fig6(fig6_results(tmp_path, loss, bins_with_loss), "quick"))
+    found = claims(aict19.fig6.analyse(fig6_results(tmp_path, loss, bins_with_loss), "quick"))
     assert found[claim].passed is holds
 
 
@@ -285,7 +299,7 @@ def test_fig8_holds_at_the_edges_of_its_tolerances(
         share_row(0.5, bbr, cubic, **{"bottleneck.drop_rate": drop_rate}),
         share_row(1.0, 0.1, 0.9, **{"bottleneck.drop_rate": 0.5}),  # another buffer: left out
     ]
-    found = claims(aict19._fig8({"fig10": sweep(tmp_path / "fig10", rows)}, "quick"))
+    found = claims(aict19.fig8.analyse({"fig10": sweep(tmp_path / "fig10", rows)}, "quick"))
     assert found[claim].passed is holds
 
 
@@ -295,7 +309,7 @@ def test_fig8_holds_at_the_edges_of_its_tolerances(
 def test_the_standing_queue_is_the_mean_over_seeds_of_the_runs_that_finished(
     typical: dict[str, SweepResults],
 ) -> None:
-    found = claims(aict19._fig5(typical, "quick"))
+    found = claims(aict19.fig5.analyse(typical, "quick"))
     # (1.0 + 1.4) / 2 = 1.2 BDP, p90 (1.4 + 1.8) / 2 = 1.6; the failed seed 3 (9 BDP) is ignored
     claim = found["Fig. 5 4 BBR, 80 Mb/s, 8 BDP buffer: standing queue"]
     assert verdict(claim) == ("1.20 BDP (p90 1.60)", True)
@@ -315,7 +329,7 @@ def test_the_standing_queue_holds_from_1_to_1_5_bdp_and_cubic_from_a_p90_of_7_bd
         "fig5-bbr": sweep(tmp_path / "bbr", [queue_row(standing, 2.0)]),
         "fig5-cubic": sweep(tmp_path / "cubic", [queue_row(5.0, cubic_p90)]),
     }
-    found = claims(aict19._fig5(results, "quick"))
+    found = claims(aict19.fig5.analyse(results, "quick"))
     assert found["Fig. 5 4 BBR, 80 Mb/s, 8 BDP buffer: standing queue"].passed is passed
     assert found["Fig. 5 1 CUBIC, 8 BDP buffer: fills the queue"].passed is passed
 
@@ -360,14 +374,14 @@ def test_the_full_standing_queue_claim_holds_with_every_combination_inside(
 ) -> None:
     bbr = [
         queue_row(1.2, 2.0, **{"flow.bbr.count": n, "bottleneck.rate": rate})
-        for n in aict19.FLOWS
-        for rate in aict19.RATES
+        for n in FLOWS
+        for rate in RATES
     ]
     results = {
         "fig5-bbr": sweep(tmp_path / "bbr", bbr),
         "fig5-cubic": sweep(tmp_path / "cubic", [queue_row(5.0, 8.0)]),
     }
-    each = claims(aict19._fig5(results, "full"))[
+    each = claims(aict19.fig5.analyse(results, "full"))[
         "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"
     ]
     assert (each.passed, each.note) == (True, "")
@@ -378,7 +392,7 @@ def test_the_full_standing_queue_claim_fails_without_a_finished_run(tmp_path: Pa
         "fig5-bbr": sweep(tmp_path / "bbr", [queue_row(1.2, 2.0) | FAILED]),
         "fig5-cubic": sweep(tmp_path / "cubic", [queue_row(5.0, 8.0)]),
     }
-    each = claims(aict19._fig5(results, "full"))[
+    each = claims(aict19.fig5.analyse(results, "full"))[
         "Fig. 5 2/4/8 BBR × 40/80/120 Mb/s: standing queue"
     ]
     assert verdict(each) == ("no finished run of 9 combinations", False)
@@ -392,7 +406,7 @@ def test_the_queue_claims_fail_without_a_finished_run_and_the_figure_is_still_dr
         "fig5-bbr": sweep(tmp_path / "bbr", [queue_row(1.2, 1.5, **FAILED)]),
         "fig5-cubic": sweep(tmp_path / "cubic", [queue_row(8.0, 8.0, **FAILED)]),
     }
-    found = aict19._fig5(results, "quick")
+    found = aict19.fig5.analyse(results, "quick")
     assert [verdict(c) for c in found.claims] == [
         ("– BDP (p90 –)", False),
         ("mean –, p90 – BDP", False),
@@ -410,7 +424,7 @@ def test_the_queue_figure_draws_the_first_seed(tmp_path: Path) -> None:
             if row["seed"] != 1:
                 for name in ("flows.parquet", "queue.parquet"):
                     (source.run_folder(row["run"]) / name).unlink()
-    assert [f.name for f in aict19._fig5(results, "quick").figures] == ["fig5"]
+    assert [f.name for f in aict19.fig5.analyse(results, "quick").figures] == ["fig5"]
 
 
 # ----- Fig. 7 ----------------------------------------------------------------------------------
@@ -419,7 +433,7 @@ def test_the_queue_figure_draws_the_first_seed(tmp_path: Path) -> None:
 def test_the_loss_is_the_mean_over_flow_counts_and_seeds_of_the_runs_that_finished(
     typical: dict[str, SweepResults],
 ) -> None:
-    found = claims(aict19._fig7(typical, "quick"))
+    found = claims(aict19.fig7.analyse(typical, "quick"))
     # 0.5 BDP: (10 + 12) / 2 = 11 %, the paper's 11 %; 1 BDP: (8 + 9) / 2 = 8.5 %, 55 % above
     # the paper's 5.5 % (more than 40 %); 2 BDP: (0.4 + 0.6) / 2 = 0.5 %, not the failed 50 %.
     at_half = found["Fig. 7 BBR loss at 0.5 BDP"]
@@ -486,18 +500,18 @@ def test_the_loss_is_within_40_percent_of_the_papers_and_under_1_percent_from_2_
     tmp_path: Path, loss: dict[float, list[float]], expected: dict[str, tuple[str, bool]]
 ) -> None:
     rows = [loss_row(b, v, seed=s) for b, values in loss.items() for s, v in enumerate(values, 1)]
-    found = aict19._fig7({"fig7": sweep(tmp_path / "fig7", rows)}, "quick")
+    found = aict19.fig7.analyse({"fig7": sweep(tmp_path / "fig7", rows)}, "quick")
     assert {c.claim: verdict(c) for c in found.claims} == expected
 
 
 def test_the_loss_cannot_fall_over_a_single_buffer(tmp_path: Path) -> None:
-    found = aict19._fig7({"fig7": sweep(tmp_path / "fig7", [loss_row(2.0, 0.0)])}, "quick")
+    found = aict19.fig7.analyse({"fig7": sweep(tmp_path / "fig7", [loss_row(2.0, 0.0)])}, "quick")
     assert not claims(found)["Fig. 7 loss falls as the buffer grows to 2 BDP"].passed
 
 
 def test_a_loss_sweep_without_a_finished_run_fails_its_claims(tmp_path: Path) -> None:
     failed = sweep(tmp_path / "fig7", [loss_row(0.5, 0.11, **FAILED)])
-    found = aict19._fig7({"fig7": failed}, "quick")
+    found = aict19.fig7.analyse({"fig7": failed}, "quick")
     assert {c.ours for c in found.claims} == {"–", "– → – → –"}
     assert not any(c.passed for c in found.claims)
 
@@ -508,7 +522,7 @@ def test_a_loss_sweep_without_a_finished_run_fails_its_claims(tmp_path: Path) ->
 def test_the_cycles_are_counted_on_the_first_seed_at_1_75_bdp(
     typical: dict[str, SweepResults],
 ) -> None:
-    found = claims(aict19._fig9(typical, "quick"))
+    found = claims(aict19.fig9.analyse(typical, "quick"))
     # 12 switches in 120 s: 6 cycles of 2 × 120 / 12 = 20 s (seed 2 has 3 switches: 80 s);
     # sweep() gives each run 12 lead changes unless the row says otherwise
     claim = found["Fig. 9 2 BBR + 2 CUBIC at 1.75 BDP alternate dominance"]
@@ -531,7 +545,7 @@ def test_the_cycle_period_holds_from_10_to_30_s(
     fig10 = sweep(
         tmp_path / "fig10", [share_row(1.75, 0.5, 0.4)], evenly(switches) if switches else []
     )
-    found = aict19._fig9({"fig10": fig10}, "quick")
+    found = aict19.fig9.analyse({"fig10": fig10}, "quick")
     assert [verdict(c) for c in found.claims] == [expected]
     assert [f.name for f in found.figures] == ["fig9"]
 
@@ -541,13 +555,13 @@ def test_lead_changes_shorter_than_the_2_s_smoothing_are_not_cycles(tmp_path: Pa
     # (3 × 40 - 40) / 4 = 20 Mb/s, so the 12 lead changes stay 12 switches
     changes = sorted([*evenly(12), 150.0, 150.5])
     fig10 = sweep(tmp_path / "fig10", [share_row(1.75, 0.5, 0.4)], changes)
-    found = aict19._fig9({"fig10": fig10}, "quick")
+    found = aict19.fig9.analyse({"fig10": fig10}, "quick")
     assert [c.ours for c in found.claims] == ["12 switches in 120 s (period ≈20 s)"]
 
 
 def test_the_cycle_claim_fails_without_a_1_75_bdp_run(tmp_path: Path) -> None:
     fig10 = sweep(tmp_path / "fig10", [share_row(1.75, 0.5, 0.4, **FAILED), share_row(2, 0.5, 0.4)])
-    found = aict19._fig9({"fig10": fig10}, "quick")
+    found = aict19.fig9.analyse({"fig10": fig10}, "quick")
     assert [(c.claim, c.ours, c.passed) for c in found.claims] == [
         ("2 BBR + 2 CUBIC at 1.75 BDP alternate dominance", "no finished run at 1.75 BDP", False)
     ]
@@ -563,7 +577,7 @@ def test_shares_are_means_over_seeds_by_buffer_of_the_runs_that_finished(tmp_pat
         share_row(0.5, 0.7, 0.3, seed=2),
         share_row(0.5, 0.0, 0.9, **FAILED),
     ]
-    bbr, cubic, done = aict19._shares(sweep(tmp_path / "s", rows))
+    bbr, cubic, done = aict19._shares.by_buffer(sweep(tmp_path / "s", rows))
     # 0.5 BDP: BBR (0.6 + 0.7) / 2, CUBIC (0.2 + 0.3) / 2; ordered by buffer
     assert list(bbr) == list(cubic) == [0.5, 2.0]
     assert bbr == pytest.approx({0.5: 0.65, 2.0: 0.5})
@@ -572,7 +586,7 @@ def test_shares_are_means_over_seeds_by_buffer_of_the_runs_that_finished(tmp_pat
 
 
 def test_the_fig10_claims_on_a_typical_sweep(typical: dict[str, SweepResults]) -> None:
-    found = claims(aict19._fig10(typical, "quick"))
+    found = claims(aict19.fig10.analyse(typical, "quick"))
     # BBR at 0.5 BDP: seeds 0.8 and 0.9 → 85 %; the failed 8 BDP run (BBR 90 %) is ignored
     dominates = found["Fig. 10 BBR takes more than CUBIC below 1.5 BDP"]
     assert verdict(dominates) == ("BBR 70%–85%, CUBIC ≤ 25%", True)
@@ -583,7 +597,7 @@ def test_the_fig10_claims_on_a_typical_sweep(typical: dict[str, SweepResults]) -
 
 
 def test_the_fig12_claims_on_a_typical_sweep(typical: dict[str, SweepResults]) -> None:
-    found = claims(aict19._fig12(typical, "quick"))
+    found = claims(aict19.fig12.analyse(typical, "quick"))
     assert "Fig. 12 BBR Shallow takes more than CUBIC below 1.5 BDP" not in found
     cross = found["Fig. 12 BBR Shallow and CUBIC shares cross"]
     assert (*verdict(cross), cross.tolerance) == ("2.5 BDP", True, "2–4.5 BDP")
@@ -610,7 +624,7 @@ def test_the_shares_cross_between_3_and_7_bdp(
 ) -> None:
     bbr = {b: s[0] for b, s in points.items()}
     cubic = {b: s[1] for b, s in points.items()}
-    found, cross = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    found, cross = aict19._shares.claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
     assert verdict(claims(Findings(found))["Fig. 10 BBR and CUBIC shares cross"]) == expected
     assert (cross is None) == (expected[0] == "no crossing")
 
@@ -618,21 +632,21 @@ def test_the_shares_cross_between_3_and_7_bdp(
 def test_bbr_must_take_more_than_cubic_at_each_buffer_below_1_5_bdp() -> None:
     bbr = {0.5: 0.7, 1.0: 0.5, 1.5: 0.3, 8.0: 0.3}
     cubic = {0.5: 0.2, 1.0: 0.5, 1.5: 0.6, 8.0: 0.3}  # equal at 1 BDP; 1.5 BDP is not below
-    found, _ = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    found, _ = aict19._shares.claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
     by_name = claims(Findings(found))
     dominates = by_name["Fig. 10 BBR takes more than CUBIC below 1.5 BDP"]
     assert verdict(dominates) == ("BBR 50%–70%, CUBIC ≤ 50%", False)
     large = by_name["Fig. 10 CUBIC takes more than BBR in large buffers"]
     assert verdict(large) == ("CUBIC 30% vs BBR 30% at 8 BDP", False)  # equal is not more
     cubic[1.0] = 0.49
-    found, _ = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    found, _ = aict19._shares.claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
     assert claims(Findings(found))["Fig. 10 BBR takes more than CUBIC below 1.5 BDP"].passed
 
 
 def test_cubic_must_take_more_at_8_bdp_not_at_the_largest_buffer_that_ran() -> None:
     # the 8 BDP run failed: CUBIC leading at 6 BDP does not stand in for the paper's 8 BDP
     bbr, cubic = {1.0: 0.7, 6.0: 0.3}, {1.0: 0.2, 6.0: 0.6}
-    found, _ = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    found, _ = aict19._shares.claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
     large = claims(Findings(found))["Fig. 10 CUBIC takes more than BBR in large buffers"]
     assert verdict(large) == ("no finished run at 8 BDP", False)
 
@@ -664,7 +678,7 @@ def test_bbr_shallows_shares_cross_from_2_to_4_5_bdp_and_below_bbrs(
         "fig10": sweep(tmp_path / "fig10", shares(FIG10)),
         "fig12": sweep(tmp_path / "fig12", shares(points)),
     }
-    found = claims(aict19._fig12(results, "quick"))
+    found = claims(aict19.fig12.analyse(results, "quick"))
     cross = found["Fig. 12 BBR Shallow and CUBIC shares cross"]
     moves = found["Fig. 12 the fair-share buffer moves down with BBR Shallow"]
     assert {"shares cross": verdict(cross), "moves down": verdict(moves)} == expected
@@ -677,7 +691,7 @@ def test_bbr_shallow_does_not_move_the_fair_share_buffer_when_bbrs_shares_never_
         "fig10": sweep(tmp_path / "fig10", shares({1.0: (0.6, 0.3), 8.0: (0.6, 0.3)})),
         "fig12": sweep(tmp_path / "fig12", shares(FIG12)),
     }
-    moves = claims(aict19._fig12(results, "quick"))
+    moves = claims(aict19.fig12.analyse(results, "quick"))
     assert verdict(moves["Fig. 12 the fair-share buffer moves down with BBR Shallow"]) == (
         "no crossing",
         False,
@@ -686,7 +700,7 @@ def test_bbr_shallow_does_not_move_the_fair_share_buffer_when_bbrs_shares_never_
 
 def test_the_dominance_claim_fails_without_a_run_below_1_5_bdp() -> None:
     bbr, cubic = {2.0: 0.6, 8.0: 0.3}, {2.0: 0.3, 8.0: 0.6}
-    found, _ = aict19._share_claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
+    found, _ = aict19._shares.claims("Fig. 10", "BBR", bbr, cubic, "≈5 BDP", (3.0, 7.0))
     assert not claims(Findings(found))["Fig. 10 BBR takes more than CUBIC below 1.5 BDP"].passed
 
 
@@ -696,7 +710,7 @@ def test_the_dominance_claim_fails_without_a_run_below_1_5_bdp() -> None:
 def test_bbr_shallow_must_lose_less_than_bbr_at_each_buffer_up_to_1_bdp(
     typical: dict[str, SweepResults],
 ) -> None:
-    found = claims(aict19._fig11(typical, "quick"))
+    found = claims(aict19.fig11.analyse(typical, "quick"))
     assert verdict(found["Fig. 11 BBR Shallow loses less than BBR at 0.5 BDP"]) == (
         "8.00 % vs 11.00 %",
         True,
@@ -711,13 +725,13 @@ def test_bbr_shallow_must_lose_less_than_bbr_at_each_buffer_up_to_1_bdp(
 
 def test_bbr_shallow_fails_where_its_run_is_missing(tmp_path: Path) -> None:
     rows = [
-        loss_row(0.5, 0.11, cc=aict19.BBR_LABEL),
-        loss_row(0.5, 0.01, seed=2, cc=aict19.BBR_LABEL),  # mean 6 %
+        loss_row(0.5, 0.11, cc=BBR_LABEL),
+        loss_row(0.5, 0.01, seed=2, cc=BBR_LABEL),  # mean 6 %
         loss_row(0.5, 0.05, cc=SHALLOW),
         loss_row(0.5, 0.0, seed=2, cc=SHALLOW, **FAILED),
-        loss_row(1.0, 0.06, cc=aict19.BBR_LABEL),
+        loss_row(1.0, 0.06, cc=BBR_LABEL),
     ]
-    found = aict19._fig11({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
+    found = aict19.fig11.analyse({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
     assert [verdict(c) for c in found.claims] == [
         ("5.00 % vs 6.00 %", True),
         ("– vs 6.00 %", False),
@@ -754,9 +768,9 @@ def test_with_every_run_failed_each_claim_fails_without_a_number(
 
 
 def test_buffers_are_labelled_in_bdp_and_read_back() -> None:
-    assert aict19._buffer(0.25) == "0.25BDP"
-    assert aict19._bdp(aict19._buffer(1.75)) == 1.75
-    assert aict19._bdp("8BDP") == 8.0
+    assert buffer_label(0.25) == "0.25BDP"
+    assert bdp(buffer_label(1.75)) == 1.75
+    assert bdp("8BDP") == 8.0
 
 
 def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
@@ -764,8 +778,8 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
     quick = {e.name: e.sweep for e in aict19.experiments("quick")}
     assert quick["fig5-bbr"].grid == {} and quick["fig5-bbr"].base["flow"][0]["count"] == 4
     assert full["fig5-bbr"].grid == {
-        "flow.bbr.count": aict19.FLOWS,
-        "bottleneck.rate": aict19.RATES,
+        "flow.bbr.count": FLOWS,
+        "bottleneck.rate": RATES,
     }
     assert full["fig5-cubic"].base["flow"][0]["cc"] == "cubic"
     for name in ("fig5-bbr", "fig5-cubic"):
@@ -773,19 +787,19 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
         assert full[name].base["bottleneck"]["queue"]["limit"] == "8BDP"
         assert full[name].base["telemetry"]["summary_start"] == "60s"
     assert full["fig7"].grid == {
-        "bottleneck.queue.limit": [aict19._buffer(b) for b in aict19.BUFFERS_TABLE_I],
-        "flow.bbr.count": aict19.FLOWS,
-        "bottleneck.rate": aict19.RATES,
+        "bottleneck.queue.limit": [buffer_label(b) for b in BUFFERS_TABLE_I],
+        "flow.bbr.count": FLOWS,
+        "bottleneck.rate": RATES,
     }
     assert quick["fig7"].grid["bottleneck.queue.limit"] == ["0.5BDP", "1BDP", "2BDP"]
     assert quick["fig11"].grid["bottleneck.queue.limit"] == ["0.5BDP", "1BDP", "2BDP"]
     assert full["fig11"].grid["bottleneck.queue.limit"] == [
-        aict19._buffer(b) for b in aict19.BUFFERS_TABLE_I if b <= 2.0
+        buffer_label(b) for b in BUFFERS_TABLE_I if b <= 2.0
     ]
     for name in ("fig10", "fig12"):
-        assert [f["cc"] for f in full[name].base["flow"]] == [aict19.BBR_CC, "cubic"]
+        assert [f["cc"] for f in full[name].base["flow"]] == [BBR_CC, "cubic"]
         assert quick[name].grid["bottleneck.queue.limit"] == [
-            aict19._buffer(b) for b in aict19.BUFFERS_SHARES_QUICK
+            buffer_label(b) for b in BUFFERS_SHARES_QUICK
         ]
         assert len(full[name].grid["bottleneck.queue.limit"]) == 13
         assert quick[name].base["duration"] == "240s"
@@ -814,7 +828,7 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
             assert "summary_start" not in sweep_.base["telemetry"]
             continue
         window = sweep_.base["telemetry"]["summary_start"], sweep_.base["telemetry"]["summary_end"]
-        assert window == (aict19.MINUTE if name.startswith("fig5") else aict19.STEADY)
+        assert window == (MINUTE if name.startswith("fig5") else STEADY)
     # Fig. 4 (§III): 4 BBR flows with staggered starts (2 s apart, our choice), 60 s, 8 BDP
     sync = full["fig4"].base
     assert [f["start"] for f in sync["flow"]] == ["0s", "2s", "4s", "6s"]
@@ -825,8 +839,8 @@ def test_the_quick_protocol_is_a_shorter_subset_of_the_full_one() -> None:
 def test_fig6_draws_the_half_second_loss_of_the_4_flow_run_and_the_papers_10_percent(
     tmp_path: Path,
 ) -> None:
-    with drawn(aict19) as figures:
-        aict19._fig6(fig6_results(tmp_path, 0.2, 120), "quick")
+    with drawn(aict19.fig6) as figures:
+        aict19.fig6.analyse(fig6_results(tmp_path, 0.2, 120), "quick")
     [ax] = figures[0].axes
     [series] = lines(ax, unlabelled=True)[:1]
     # 240 bins over minutes 2–4, centred; 20 % in the first 120, none after
@@ -837,8 +851,8 @@ def test_fig6_draws_the_half_second_loss_of_the_4_flow_run_and_the_papers_10_per
 
 def test_fig8_draws_each_groups_throughput_over_the_first_minute(tmp_path: Path) -> None:
     rows = [share_row(0.5, 0.75, 0.25), share_row(0.5, 0.9, 0.05, seed=2)]
-    with drawn(aict19) as figures:
-        aict19._fig8({"fig10": sweep(tmp_path / "fig10", rows)}, "quick")
+    with drawn(aict19.fig8) as figures:
+        aict19.fig8.analyse({"fig10": sweep(tmp_path / "fig10", rows)}, "quick")
     [ax] = figures[0].axes
     bbr, cubic = line(ax, "BBR"), line(ax, "CUBIC")
     # the lowest seed's run (aict19_tables.write_run): BBR leads at 60 of 80 Mb/s until the

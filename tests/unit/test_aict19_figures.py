@@ -39,6 +39,7 @@ from matplotlib.figure import Figure
 
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Findings
+from bloatlab.reproduce.aict19._common import BBR_LABEL
 from bloatlab.sweep.table import SweepResults
 from figure_data import (
     Line,
@@ -163,8 +164,8 @@ def test_fig5_plots_the_queue_samples_of_one_minute_in_bdp_for_bbr_and_cubic(
             )
         ],
     )
-    with drawn(aict19) as figures:
-        aict19._fig5({"fig5-bbr": bbr, "fig5-cubic": cubic}, "quick")
+    with drawn(aict19.fig5) as figures:
+        aict19.fig5.analyse({"fig5-bbr": bbr, "fig5-cubic": cubic}, "quick")
     ax = only(figures)
     assert [(e.label, e.color) for e in lines(ax)] == [("BBR (4 flows)", BBR), ("CUBIC", CUBIC)]
     # samples every 0.25 s from 60 to 120 s, both ends included: 241, from t = 60 s
@@ -191,8 +192,8 @@ def test_fig5_full_draws_the_4_flow_80_mbps_run_whatever_the_other_combinations_
         ],
     )
     cubic = runs(tmp_path / "cubic", [(queue_row(6.0, 7.5), Series(backlog=((0.0, 8.0),)))])
-    with drawn(aict19) as figures:
-        aict19._fig5({"fig5-bbr": bbr, "fig5-cubic": cubic}, "full")
+    with drawn(aict19.fig5) as figures:
+        aict19.fig5.analyse({"fig5-bbr": bbr, "fig5-cubic": cubic}, "full")
     # the only 4-flow run at 80 Mb/s is seed 2: 1.25 BDP throughout
     assert line(only(figures), "BBR (4 flows)").y == [1.25] * 241
 
@@ -202,9 +203,9 @@ def test_fig5_leaves_out_a_sender_without_a_finished_run(tmp_path: Path) -> None
     failed_bbr = runs(tmp_path / "bbr", [(queue_row(1.2, 1.5) | FAILED, Series())])
     cubic = runs(tmp_path / "cubic", [(queue_row(6.0, 7.5), Series(backlog=((0.0, 8.0),)))])
     failed_cubic = runs(tmp_path / "none", [(queue_row(6.0, 7.5) | FAILED, Series())])
-    with drawn(aict19) as figures:
-        aict19._fig5({"fig5-bbr": failed_bbr, "fig5-cubic": cubic}, "quick")
-        aict19._fig5({"fig5-bbr": failed_bbr, "fig5-cubic": failed_cubic}, "quick")
+    with drawn(aict19.fig5) as figures:
+        aict19.fig5.analyse({"fig5-bbr": failed_bbr, "fig5-cubic": cubic}, "quick")
+        aict19.fig5.analyse({"fig5-bbr": failed_bbr, "fig5-cubic": failed_cubic}, "quick")
     cubic_only, empty = (fig.axes[0] for fig in figures)
     assert [(e.label, e.y[0]) for e in lines(cubic_only)] == [("CUBIC", 8.0)]
     assert lines(empty) == [] and empty.get_xlim() == (0.0, 60.0)
@@ -231,8 +232,8 @@ def test_fig7_plots_the_mean_loss_and_its_spread_over_flows_rates_and_seeds_up_t
         loss_row(1.5, 0.3, **rate("40Mbps"), **FAILED),  # no finished run at 1.5 BDP
         loss_row(4.0, 0.001, **rate("80Mbps")),  # ran, but beyond the figure's 2 BDP
     ]
-    with drawn(aict19) as figures:
-        found = aict19._fig7({"fig7": sweep(tmp_path / "fig7", rows)}, "full")
+    with drawn(aict19.fig7) as figures:
+        found = aict19.fig7.analyse({"fig7": sweep(tmp_path / "fig7", rows)}, "full")
     ax = only(figures)
     [ours] = errorbars(ax)
     assert ours.label == "bloatlab: mean, ±1 sd over flows × rates × seeds"
@@ -258,8 +259,8 @@ def test_fig7_plots_the_mean_loss_and_its_spread_over_flows_rates_and_seeds_up_t
 
 def test_fig7_without_a_finished_run_plots_no_point_but_the_papers(tmp_path: Path) -> None:
     failed = sweep(tmp_path / "fig7", [loss_row(0.5, 0.11, **rate("40Mbps"), **FAILED)])
-    with drawn(aict19) as figures:
-        found = aict19._fig7({"fig7": failed}, "quick")
+    with drawn(aict19.fig7) as figures:
+        found = aict19.fig7.analyse({"fig7": failed}, "quick")
     ax = only(figures)
     [ours] = errorbars(ax)
     assert (ours.x, ours.y) == ([], [])
@@ -303,8 +304,8 @@ def test_fig9_plots_one_minute_of_the_first_finished_seed_at_1_75_bdp_in_half_se
             (share_row(1.75, 0.5, 0.4, seed=2), CYCLE),
         ],
     )
-    with drawn(aict19) as figures:
-        aict19._fig9({"fig10": fig10}, "quick")
+    with drawn(aict19.fig9) as figures:
+        aict19.fig9.analyse({"fig10": fig10}, "quick")
     [figure] = figures
     throughput, queue, loss, rtt = figure.axes
     assert [ax.get_title(loc="left") for ax in figure.axes] == [
@@ -342,8 +343,8 @@ def test_fig9_is_not_drawn_without_a_finished_run_at_1_75_bdp(tmp_path: Path) ->
         tmp_path / "fig10",
         [(share_row(1.75, 0.5, 0.4) | FAILED, CYCLE), (share_row(2.0, 0.5, 0.4), CYCLE)],
     )
-    with drawn(aict19) as figures:
-        found = aict19._fig9({"fig10": fig10}, "quick")
+    with drawn(aict19.fig9) as figures:
+        found = aict19.fig9.analyse({"fig10": fig10}, "quick")
     assert (figures, found.figures) == ([], [])
 
 
@@ -385,8 +386,8 @@ def share_lines(ax: Axes) -> dict[str, tuple[list[float], list[float], tuple[Any
 
 
 def test_fig10_plots_mean_shares_and_the_seeds_mean_quartiles_by_buffer(tmp_path: Path) -> None:
-    with drawn(aict19) as figures:
-        aict19._fig10({"fig10": runs(tmp_path / "fig10", FIG10_RUNS)}, "quick")
+    with drawn(aict19.fig10) as figures:
+        aict19.fig10.analyse({"fig10": runs(tmp_path / "fig10", FIG10_RUNS)}, "quick")
     ax = only(figures)
     found = share_lines(ax)
     buffers = [1.0, 4.0, 6.0, 8.0]  # 2 BDP only failed; the failed 8 BDP run is left out
@@ -426,9 +427,9 @@ def test_fig10_plots_mean_shares_and_the_seeds_mean_quartiles_by_buffer(tmp_path
 def test_fig10_without_a_crossing_or_a_finished_run_draws_no_crossing(tmp_path: Path) -> None:
     never = sweep(tmp_path / "never", shares({1.0: (0.7, 0.2), 8.0: (0.6, 0.3)}))
     failed = sweep(tmp_path / "failed", [share_row(1.0, 0.7, 0.2) | FAILED])
-    with drawn(aict19) as figures:
-        aict19._fig10({"fig10": never}, "quick")
-        aict19._fig10({"fig10": failed}, "quick")
+    with drawn(aict19.fig10) as figures:
+        aict19.fig10.analyse({"fig10": never}, "quick")
+        aict19.fig10.analyse({"fig10": failed}, "quick")
     apart, empty = (fig.axes[0] for fig in figures)
     assert line(apart, "BBR (mean)").y == pytest.approx([70.0, 60.0])
     assert vertical_positions(apart) == [] and texts(apart) == []
@@ -451,8 +452,8 @@ def test_fig12_plots_bbr_shallows_shares_from_its_own_sweep(tmp_path: Path) -> N
         ],
     )
     fig10 = runs(tmp_path / "fig10", FIG10_RUNS)
-    with drawn(aict19) as figures:
-        aict19._fig12({"fig10": fig10, "fig12": fig12}, "quick")
+    with drawn(aict19.fig12) as figures:
+        aict19.fig12.analyse({"fig10": fig10, "fig12": fig12}, "quick")
     ax = only(figures)
     found = share_lines(ax)
     assert list(found) == [
@@ -479,18 +480,18 @@ def test_fig12_plots_bbr_shallows_shares_from_its_own_sweep(tmp_path: Path) -> N
 
 def test_fig11_plots_the_mean_loss_of_bbr_and_bbr_shallow_by_buffer(tmp_path: Path) -> None:
     rows = [
-        loss_row(1.0, 0.06, cc=aict19.BBR_LABEL),
-        loss_row(0.5, 0.11, cc=aict19.BBR_LABEL),
-        loss_row(0.5, 0.13, seed=2, cc=aict19.BBR_LABEL),
-        loss_row(2.0, 0.5, cc=aict19.BBR_LABEL, **FAILED),  # BBR did not finish at 2 BDP
+        loss_row(1.0, 0.06, cc=BBR_LABEL),
+        loss_row(0.5, 0.11, cc=BBR_LABEL),
+        loss_row(0.5, 0.13, seed=2, cc=BBR_LABEL),
+        loss_row(2.0, 0.5, cc=BBR_LABEL, **FAILED),  # BBR did not finish at 2 BDP
         loss_row(0.5, 0.08, cc=SHALLOW),
         loss_row(0.5, 0.10, flows=4, cc=SHALLOW),
         loss_row(1.0, 0.04, cc=SHALLOW),
         loss_row(1.5, 0.3, cc=SHALLOW, **FAILED),
         loss_row(2.0, 0.002, cc=SHALLOW),
     ]
-    with drawn(aict19) as figures:
-        aict19._fig11({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
+    with drawn(aict19.fig11) as figures:
+        aict19.fig11.analyse({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
     ax = only(figures)
     assert [(e.label, look(e)) for e in lines(ax)] == [
         ("BBR", (BBR, "-", "o")),
@@ -511,11 +512,11 @@ def test_fig11_plots_the_mean_loss_of_bbr_and_bbr_shallow_by_buffer(tmp_path: Pa
 
 def test_fig11_without_a_finished_run_plots_empty_lines(tmp_path: Path) -> None:
     rows = [
-        loss_row(0.5, 0.1, cc=aict19.BBR_LABEL) | FAILED,
+        loss_row(0.5, 0.1, cc=BBR_LABEL) | FAILED,
         loss_row(0.5, 0.1, cc=SHALLOW) | FAILED,
     ]
-    with drawn(aict19) as figures:
-        aict19._fig11({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
+    with drawn(aict19.fig11) as figures:
+        aict19.fig11.analyse({"fig11": sweep(tmp_path / "fig11", rows)}, "quick")
     ax = only(figures)
     assert [(e.label, e.x, e.y) for e in lines(ax)] == [
         ("BBR", [], []),
@@ -539,7 +540,7 @@ def test_analyse_draws_each_figure_once_in_the_papers_order(tmp_path: Path) -> N
         "fig11": sweep(tmp_path / "fig11", [loss_row(0.5, 0.1)]),
         "fig12": fig10,
     }
-    with drawn(aict19) as figures:
+    with drawn(*aict19.FIGURES.parts) as figures:
         found: Findings = aict19.analyse(results, "quick")
     assert [f.name for f in found.figures] == [
         "fig4",

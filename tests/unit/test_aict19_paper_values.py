@@ -21,6 +21,7 @@ from aict19_tables import SHALLOW, loss_row, queue_row, shares, sweep, sync_swee
 
 from bloatlab.reproduce import aict19
 from bloatlab.reproduce._base import Mode
+from bloatlab.reproduce.aict19._common import BBR_LABEL, bdp
 from bloatlab.sweep.table import SweepResults
 
 # Sections are the paper's: §IV-A "Standard BBR Behavior", §IV-C "BBR over Different Router
@@ -127,7 +128,7 @@ def runs(root: Path, mode: Mode) -> dict[str, SweepResults]:
     grids = {e.name: e.sweep.grid for e in aict19.experiments(mode)}
 
     def buffers(name: str) -> list[float]:
-        return [aict19._bdp(b) for b in grids[name]["bottleneck.queue.limit"]]
+        return [bdp(b) for b in grids[name]["bottleneck.queue.limit"]]
 
     def loss(b: float) -> float:  # 11 % at 0.5 BDP, 5.5 % at 1, none from 1.5
         return max(0.0, 0.11 * (1.5 - b))
@@ -140,7 +141,7 @@ def runs(root: Path, mode: Mode) -> dict[str, SweepResults]:
     fig11 = [
         loss_row(b, loss(b) * share, cc=cc)
         for b in buffers("fig11")
-        for cc, share in ((aict19.BBR_LABEL, 1.0), (SHALLOW, 0.8))
+        for cc, share in ((BBR_LABEL, 1.0), (SHALLOW, 0.8))
     ]
     # BBR's share falls and CUBIC's grows with the buffer: equal at 5.25 BDP; BBR Shallow's at 3.5
     fig10 = shares({b: (0.9 - 0.08 * b, 0.06 + 0.08 * b) for b in buffers("fig10")})

@@ -14,6 +14,7 @@ from bloatlab import ScenarioError, cli, reproduce
 from bloatlab import sweep as sweep_module
 from bloatlab.reproduce import aict19, www21
 from bloatlab.reproduce._base import highest, lowest, mean, mean_of_all, pct, ratio, shown
+from bloatlab.reproduce.aict19._common import BBR_CC, BBR_SHALLOW_CC
 from bloatlab.sweep.executor import Outcome, Task
 from bloatlab.sweep.table import SweepResults
 
@@ -188,12 +189,12 @@ def test_aict19_declares_the_papers_grid() -> None:
     assert full["fig7"].base["duration"] == "300s"
     assert full["fig7"].base["telemetry"]["summary_start"] == "120s"
     assert len(quick["fig7"].points()) < len(full["fig7"].points())
-    assert aict19.BBR_SHALLOW_CC in full["fig11"].grid["flow.bbr.cc"]
-    assert full["fig12"].grid["flow.bbr.cc"] == [aict19.BBR_SHALLOW_CC]
+    assert BBR_SHALLOW_CC in full["fig11"].grid["flow.bbr.cc"]
+    assert full["fig12"].grid["flow.bbr.cc"] == [BBR_SHALLOW_CC]
     # The testbed ran Linux 4.17: BBR and BBR Shallow both run that kernel's provisioning.
-    assert aict19.BBR_CC["kernel"] == aict19.BBR_SHALLOW_CC["kernel"] == "4.17"
+    assert BBR_CC["kernel"] == BBR_SHALLOW_CC["kernel"] == "4.17"
     for name in ("fig5-bbr", "fig7", "fig10"):
-        assert full[name].base["flow"][0]["cc"] == aict19.BBR_CC
+        assert full[name].base["flow"][0]["cc"] == BBR_CC
     # Fig. 11's BBR runs are Fig. 7's: same base scenario, so the same run keys.
     assert full["fig11"].base == full["fig7"].base
 
