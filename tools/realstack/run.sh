@@ -20,6 +20,8 @@
 # LOSS=0.01 drops that share of the server's packets at random as the router forwards them,
 # before the tbf (nftables' numgen; this kernel has no netem and no gact); needs nft.
 # DELAY=0.010 sets the round-trip delay in seconds (default 0.100; Table 1 also uses 10 ms).
+# RATES=1 logs, at every ACK the server receives, the delivery-rate sample tcp_info reports
+# (rates.bt, needs bpftrace; OUTDIR/rates.log, read by rates_log.py).
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
 # did, instead of server.py's HTTP/1.1. Chromium speaks HTTP/2 only over TLS, so the run makes a
 # throwaway self-signed certificate and tells Chromium to accept it; the server namespace's
@@ -37,6 +39,7 @@ mkdir -p "$out"
 cleanup() {
     [[ -n ${sampler:-} ]] && kill "$sampler" 2>/dev/null || true
     [[ -n ${qsampler:-} ]] && kill "$qsampler" 2>/dev/null || true
+    [[ -n ${rsampler:-} ]] && kill -INT "$rsampler" 2>/dev/null || true
     [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null || true
     ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
     ip netns pids cli 2>/dev/null | xargs -r kill 2>/dev/null || true
@@ -143,6 +146,11 @@ sampler=$!
     done
 ) > "$out/qdisc.log" &
 qsampler=$!
+if [[ ${RATES:-0} == 1 ]]; then
+    bpftrace "$here/rates.bt" > "$out/rates.log" 2> "$out/rates.err" &
+    rsampler=$!
+    for _ in $(seq 100); do grep -q Attaching "$out/rates.log" 2>/dev/null && break; sleep 0.1; done
+fi
 counters() {  # both hosts' TCP counters, absolute, leaving nstat's history alone
     ip netns exec srv nstat -asz > "$out/nstat.$1"
     ip netns exec cli nstat -asz > "$out/nstat.cli.$1"

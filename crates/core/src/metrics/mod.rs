@@ -91,6 +91,7 @@ pub struct ConnAcc {
     pub bw_est: Gauge,
     pub state: Option<(u8, Time)>,
     pub state_ns: Vec<u64>,
+    /// The delivery rate `tcp_info` would report (`on_rate_sample`), payload bits/s.
     pub last_rate_bps: f64,
     /// Delivered payload bytes per `BIN`.
     pub bins: Vec<u64>,
@@ -225,7 +226,9 @@ impl Metrics {
     pub fn on_rate_sample(&mut self, now: Time, conn: usize, rs: &RateSample, mss: u32) {
         let rate = rs.rate_pkts_per_sec().map(|r| r * mss as f64 * 8.0);
         let f = &mut self.per_conn[conn];
-        if let Some(r) = rate {
+        // What tcp_info's delivery_rate reports (`tcp_rate_gen`): the last sample that was not
+        // app-limited, or an app-limited one at or above it.
+        if let Some(r) = rate.filter(|&r| !rs.reference.is_app_limited || r >= f.last_rate_bps) {
             f.last_rate_bps = r;
         }
         if let Some(rtt) = rs.rtt {
@@ -366,6 +369,40 @@ mod tests {
             (1_000_000_000, 2_000_000_000)
         );
         assert_eq!(f.bw_est.hist.mean(), Some(5e6 / 3.0));
+    }
+
+    #[test]
+    fn the_delivery_rate_is_tcp_infos_the_last_not_app_limited_sample_or_a_higher_one() {
+        let window = Window {
+            start: at(0),
+            end: at(10_000),
+        };
+        // `packets` of 1000 B in 1 s: `packets` × 8 kb/s
+        let sample = |packets: u64, app_limited: bool| RateSample {
+            delivered: Some(packets),
+            interval: Some(Duration::from_secs(1)),
+            reference: crate::transport::rate_sample::Reference {
+                is_app_limited: app_limited,
+                ..Default::default()
+            },
+            ..RateSample::default()
+        };
+        let mut m = Metrics::new(1, window, false);
+        m.add_conn(0);
+        let mut reported = Vec::new();
+        for (packets, app_limited) in [
+            (4, true),
+            (5, false),
+            (3, true),
+            (5, true),
+            (6, true),
+            (2, false),
+        ] {
+            m.on_rate_sample(at(1_000), 0, &sample(packets, app_limited), 1000);
+            reported.push(m.per_conn[0].last_rate_bps / 8e3);
+        }
+        // an app-limited sample below the one reported leaves it; at or above it replaces it
+        assert_eq!(reported, [4.0, 5.0, 5.0, 5.0, 6.0, 2.0]);
     }
 
     #[test]

@@ -62,7 +62,8 @@ table!(
         inflight_pkts: u32,
         /// Payload bits/s; NaN when unpaced.
         pacing_rate_bps: f64,
-        /// Latest valid delivery-rate sample, payload bits/s.
+        /// The delivery rate `tcp_info` reports, payload bits/s: the last valid sample that was
+        /// not app-limited, or an app-limited one at or above it.
         delivery_rate_bps: f64,
         srtt_s: f64,
         min_rtt_s: f64,
