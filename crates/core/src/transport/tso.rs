@@ -19,6 +19,13 @@ const MIN_TSO_SEGS: u64 = 2;
 const MAX_GSO_BYTES: u64 = 65_536;
 const PACING_SHIFT: u32 = 10;
 
+/// `tcp_xmit_size_goal`: the payload of the skbs `tcp_sendmsg` builds, one GSO frame of whole
+/// segments, which `tcp_tso_autosize` splits only as they are sent. (Linux also bounds it by half
+/// the peer's largest window, which never binds on the paths modelled here.)
+pub fn size_goal(mss: u64) -> u64 {
+    (MAX_GSO_BYTES / mss).max(1) * mss
+}
+
 /// `tcp_tso_autosize`: segments of `mss` bytes in one skb at `pacing_bps` (bit/s).
 pub fn autosize(pacing_bps: u64, mss: u64) -> u64 {
     let bytes = ((pacing_bps / 8) >> PACING_SHIFT).min(MAX_GSO_BYTES);
@@ -35,5 +42,13 @@ mod tests {
         assert_eq!(autosize(100_000_000, 1448), 8);
         assert_eq!(autosize(10_000_000, 1448), 2); // 1220 B: the floor
         assert_eq!(autosize(10_000_000_000, 1448), 45); // 65 536 / 1448
+    }
+
+    #[test]
+    fn a_write_fills_skbs_of_one_gso_frame_of_whole_segments() {
+        assert_eq!(size_goal(1448), 45 * 1448);
+        assert_eq!(size_goal(1252), 52 * 1252);
+        assert_eq!(size_goal(65_483), 65_483);
+        assert_eq!(size_goal(70_000), 70_000);
     }
 }

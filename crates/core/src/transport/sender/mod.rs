@@ -269,7 +269,8 @@ impl TcpSender {
     /// writer waiting until [`Self::writer_woken`].
     pub fn write_room(&mut self) -> u64 {
         let rate = self.sk_pacing_bps();
-        self.sndbuf.room(self.write_seq - self.snd_una, rate)
+        let (sent, unsent) = self.written_bytes();
+        self.sndbuf.room(sent, unsent, rate)
     }
 
     /// After an ACK or a timer: whether a writer that found no room may write again.
@@ -278,12 +279,14 @@ impl TcpSender {
             return false;
         };
         let (rate, cwnd) = (self.sk_pacing_bps(), cc.cwnd());
-        self.sndbuf.wake(
-            self.write_seq - self.snd_una,
-            rate,
-            self.sb.inflight(),
-            cwnd,
-        )
+        let (sent, unsent) = self.written_bytes();
+        self.sndbuf
+            .wake(sent, unsent, rate, self.sb.inflight(), cwnd)
+    }
+
+    /// Bytes written and not acknowledged: those sent, and those not yet sent.
+    fn written_bytes(&self) -> (u64, u64) {
+        (self.snd_nxt - self.snd_una, self.write_seq - self.snd_nxt)
     }
 
     /// End of the data ready to send: all that was written, or on nginx-quic's send queue

@@ -26,11 +26,16 @@ fn a_finished_sender_is_drained_once_everything_written_is_acknowledged() {
 fn the_room_to_write_counts_only_unacknowledged_bytes() {
     let mut tx = cubic_run(100_000, Time::from_secs(2));
     let rate = tx.sk_pacing_bps();
-    let empty = tx.sndbuf.clone().room(0, rate);
+    let empty = tx.sndbuf.clone().room(0, 0, rate);
     assert_eq!(tx.write_room(), empty);
-    // written but unsent data counts until it is discarded
+    // written but unsent data counts until it is discarded, in skbs of its own size
     let mut fresh = sender(cubic(), false);
     fresh.write(Time::ZERO, 100_000, false, &mut Outbox::default());
+    assert_eq!(
+        fresh.written_bytes(),
+        (0, 100_000),
+        "before the handshake, all unsent"
+    );
     assert_eq!(fresh.write_room(), 0);
     fresh.discard_unsent();
     assert!(fresh.write_room() > 0);
