@@ -178,9 +178,9 @@ def test_bbr_flows_retransmit_in_a_half_bdp_buffer_as_on_the_real_kernel(reprodu
 # app-limited, or a higher app-limited one) exceeds the 25 Mb/s link: WWW'21's path (100 ms, a
 # 10 MB buffer, a 1 MB bucket) and a client fetching 20 Mb/s segments over one HTTP/1.1
 # connection, 160 s (`RATES=1 run.sh DIR bbr 10mb 1mb 20e6 160`, `rates_log.py DIR`): the mean of
-# three runs, 13.6 / 11.5 % and 13.0 % with the offloads off. The paper's Fig. 14: above 30 %.
+# four runs, 13.6 / 11.5 / 12.7 % and 13.0 % with the offloads off. The paper's Fig. 14: above 30 %.
 REAL_KERNEL_ABOVE_LINK = 0.127
-ABOVE_LINK_TOLERANCE = 0.03  # absolute: the three real runs span 2.1 pp
+ABOVE_LINK_TOLERANCE = 0.03  # absolute: the four real runs span 2.1 pp
 
 
 def test_bbrs_delivery_rate_exceeds_the_link_as_often_as_on_the_real_kernel(reproduce) -> None:

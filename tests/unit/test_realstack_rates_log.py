@@ -6,6 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pyarrow as pa
+import pyarrow.parquet as pq
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parents[2] / "tools" / "realstack"))
@@ -45,3 +47,23 @@ def test_the_summary_line_counts_the_share_above_the_threshold() -> None:
     rows = [(float(i), r * 1e6, False) for i, r in enumerate([20, 24, 26, 30])]
     assert rates_log.line("x", rows, 25e6).startswith("x: 4, 50.0% above 25 Mb/s;")
     assert rates_log.line("x", [], 25e6) == "x: none"
+
+
+def test_a_bloatlab_run_is_viewed_as_tcp_info_reports_its_samples(tmp_path: Path) -> None:
+    samples = {
+        "t": [0.1, 0.2, 0.3, 0.4, 0.5, 0.6],
+        "flow": ["video"] * 5 + ["video#1"],
+        "rate_bps": [5.0, float("nan"), 3.0, 6.0, 2.0, 1.0],
+        "app_limited": [False, False, True, True, False, True],
+    }
+    pq.write_table(pa.table(samples), tmp_path / "samples.parquet")
+    by_flow = rates_log.read_bloatlab(tmp_path)
+    # no valid sample at 0.2 s; an app-limited 3 leaves 5 reported, an app-limited 6 replaces
+    # it, a 2 that is not app-limited replaces that; each connection on its own
+    assert by_flow["video"] == [
+        (0.1, 5.0, False),
+        (0.3, 5.0, False),
+        (0.4, 6.0, True),
+        (0.5, 2.0, False),
+    ]
+    assert by_flow["video#1"] == [(0.6, 1.0, True)]

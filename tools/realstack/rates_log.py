@@ -2,7 +2,9 @@
 per connection, the sample tcp_info reported at each ACK, and the distinct samples among them
 (a new one whenever the kernel recorded another). Prints, for the connection that received the
 most ACKs, the share of each above THRESHOLD bit/s and their percentiles, and the same for every
-0.5 s poll (as `ss` sees them).
+0.5 s poll (as `ss` sees them). Given a bloatlab run's folder instead (its samples.parquet, with
+`telemetry.rate_samples = true`; needs pyarrow, so bloatlab's Python), it views bloatlab's
+samples the same way: what tcp_info would report after each of them.
 Usage: rates_log.py OUTDIR [THRESHOLD]   e.g. rates_log.py /tmp/rs 25e6"""
 
 import statistics
@@ -29,6 +31,28 @@ def read(path: Path) -> dict[int, list[tuple[float, float, bool]]]:
         rate = delivered * mss * 8 * 1e6 / interval_us
         by_port[port].append(((ns - start) / 1e9, rate, app_limited == 1))
     return by_port
+
+
+def read_bloatlab(folder: Path) -> dict[str, list[tuple[float, float, bool]]]:
+    """Per connection of a bloatlab run: what tcp_info would report after each valid sample
+    (`tcp_rate_gen` records a sample unless it is app-limited and below the one recorded)."""
+    import pyarrow.parquet as pq  # bloatlab's Python only
+
+    table = pq.read_table(
+        folder / "samples.parquet", columns=["t", "flow", "rate_bps", "app_limited"]
+    )
+    recorded: dict[str, tuple[float, bool]] = {}
+    by_flow: dict[str, list[tuple[float, float, bool]]] = defaultdict(list)
+    for t, flow, rate, app_limited in zip(
+        *(table.column(c).to_pylist() for c in table.column_names), strict=True
+    ):
+        if rate is None or rate != rate:  # no valid sample
+            continue
+        last = recorded.get(flow)
+        if last is None or not app_limited or rate >= last[0]:
+            recorded[flow] = last = (rate, app_limited)
+        by_flow[flow].append((t, *last))
+    return by_flow
 
 
 def distinct(rows: list[tuple[float, float, bool]]) -> list[tuple[float, float, bool]]:
@@ -62,12 +86,12 @@ def line(name: str, rows: list[tuple[float, float, bool]], threshold: float) -> 
 def main() -> None:
     out = Path(sys.argv[1])
     threshold = float(sys.argv[2]) if len(sys.argv) > 2 else 25e6
-    by_port = read(out / "rates.log")
-    if not by_port:
-        sys.exit("no samples in rates.log")
-    port = max(by_port, key=lambda p: len(by_port[p]))
-    rows = by_port[port]
-    print(f"connection to client port {port}, {rows[-1][0]:.0f} s")
+    logged = read(out / "rates.log") if (out / "rates.log").exists() else read_bloatlab(out)
+    if not logged:
+        sys.exit(f"no samples in {out}")
+    key = max(logged, key=lambda k: len(logged[k]))
+    rows = logged[key]
+    print(f"connection {key}, {rows[-1][0]:.0f} s")
     print(line("at every ACK", rows, threshold))
     print(line("distinct samples", distinct(rows), threshold))
     print(line("not app-limited", [r for r in distinct(rows) if not r[2]], threshold))
