@@ -86,7 +86,11 @@ def line(name: str, rows: list[tuple[float, float, bool]], threshold: float) -> 
 def main() -> None:
     out = Path(sys.argv[1])
     threshold = float(sys.argv[2]) if len(sys.argv) > 2 else 25e6
-    logged = read(out / "rates.log") if (out / "rates.log").exists() else read_bloatlab(out)
+    logged = (
+        {str(port): rows for port, rows in read(out / "rates.log").items()}
+        if (out / "rates.log").exists()
+        else read_bloatlab(out)
+    )
     if not logged:
         sys.exit(f"no samples in {out}")
     key = max(logged, key=lambda k: len(logged[k]))
