@@ -134,6 +134,14 @@ def table2_page_runs() -> list[Row]:
     ]
 
 
+def write_run(folder: Path, key: str, **tables: Mapping[str, list[Any]]) -> None:
+    """Run `key`'s folder in the sweep at `folder`, holding a `<name>.parquet` per table."""
+    run = folder / "runs" / key
+    run.mkdir(parents=True)
+    for name, columns in tables.items():
+        pq.write_table(pa.table(dict(columns)), run / f"{name}.parquet")
+
+
 # Fig. 8/9: RTT samples and bandwidth estimates, pooled over BBR's runs from their run folders.
 
 
@@ -141,10 +149,7 @@ def sample_run(
     folder: Path, key: str, buffer: str, rtt_s: list[float], bw_est_bps: list[float]
 ) -> Row:
     """A finished run of Fig. 8/9's sweep whose folder holds these samples and estimates."""
-    run = folder / "runs" / key
-    run.mkdir(parents=True)
-    pq.write_table(pa.table({"rtt_s": rtt_s}), run / "samples.parquet")
-    pq.write_table(pa.table({"bw_est_bps": bw_est_bps}), run / "flows.parquet")
+    write_run(folder, key, samples={"rtt_s": rtt_s}, flows={"bw_est_bps": bw_est_bps})
     return {"run": key, BUFFER: buffer, "seed": 1, "status": "done"}
 
 
@@ -254,10 +259,7 @@ def rate_sample_run(
     folder: Path, key: str, cc: str, rate_bps: list[float], app_limited: list[bool]
 ) -> Row:
     """A finished run of Fig. 14's sweep whose folder holds these rate samples."""
-    run = folder / "runs" / key
-    run.mkdir(parents=True)
-    table = pa.table({"rate_bps": rate_bps, "app_limited": app_limited})
-    pq.write_table(table, run / "samples.parquet")
+    write_run(folder, key, samples={"rate_bps": rate_bps, "app_limited": app_limited})
     return {"run": key, CC: cc, "seed": 1, "status": "done"}
 
 
@@ -327,22 +329,19 @@ def session_run(folder: Path, key: str, levels: Sequence[int], **row: Any) -> Ro
     """A finished 10 MB BBR run of Fig. 4/5's sweep whose video segments, requested 5 s apart,
     have these levels (an audio segment between them, to be ignored), at an ABR estimate of 20 +
     the level Mb/s; its RTT 0.1 s then 0.8 s."""
-    run = folder / "runs" / key
-    run.mkdir(parents=True)
     n = len(levels)
     t = [5.0 * i for i in range(n)]
-    pq.write_table(
-        pa.table(
-            {
-                "track": ["video"] * n + ["audio"],
-                "request_t": [*t, 2.5],
-                "level": [*levels, 0],
-                "abr_estimate_bps": [(20 + lv) * 1e6 for lv in levels] + [1e6],
-            }
-        ),
-        run / "segments.parquet",
+    write_run(
+        folder,
+        key,
+        segments={
+            "track": ["video"] * n + ["audio"],
+            "request_t": [*t, 2.5],
+            "level": [*levels, 0],
+            "abr_estimate_bps": [(20 + lv) * 1e6 for lv in levels] + [1e6],
+        },
+        flows={"t": [0.0, 1.0], "srtt_s": [0.1, 0.8]},
     )
-    pq.write_table(pa.table({"t": [0.0, 1.0], "srtt_s": [0.1, 0.8]}), run / "flows.parquet")
     return {"run": key, CC: "bbr", BUFFER: "10MB", "seed": 1, "status": "done", **row}
 
 
