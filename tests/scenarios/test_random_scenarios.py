@@ -266,6 +266,9 @@ def _violations(scenario: dict[str, Any], result: Result) -> list[str]:
                     found.append(
                         f"{name}: ends at {end} s, not start-up + video + stalls {session} s"
                     )
+                sabre = f["rebuffer_ratio_sabre"] * f["completion_time_s"]
+                if abs(sabre - f["stall_total_s"]) > 1e-6:
+                    found.append(f"{name}: Sabre's rebuffer ratio gives {sabre} s stalled")
     segments = result.segments.to_pandas()
     fetched = segments[~segments.abandoned]
     if (

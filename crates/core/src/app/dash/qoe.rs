@@ -10,8 +10,14 @@
 //! | `stall_count`, `stall_total_s`, `stalls_s` | stalls after the first frame | |
 //! | `quality_switches` | consecutive video segments with different levels | |
 //! | `quality_down_switches` | segments of lower quality than the previous one | ATC'23 §5 |
+//! | `bitrate_change_bps`, `log_bitrate_change` | Σ \|ΔR\| between consecutive segments (bit/s), and Σ \|Δ ln R\| | Sabre's "bitrate change" and "log bitrate change" (spec §2.5, §5.3) |
+//! | `rebuffer_ratio_sabre` | stall time / (start-up + media played + stall time) | Sabre (spec §2.5, §5.2) |
 //! | `segments_replaced`, `replaced_bytes` | fast switching's re-fetches; bytes of complete video loads that do not play (overwritten, or replacements that came too late) | |
-//! | `qoe_lin` | Σ R/Mbps − 4.3 · stall s − Σ \|ΔR\|/Mbps (per-session total), and per segment | Pensieve QoE_lin (spec §3.3) |
+//! | `qoe_lin` | Σ R/Mbps − 4.3 · stall s − Σ \|ΔR\|/Mbps over the segments after the first (per-session total), and per such segment | Pensieve QoE_lin (spec §3.3) |
+//!
+//! `qoe_lin` is summed as Pensieve's evaluation sums it (`test/plot_results.py`, chunks 1..):
+//! the first segment's own term (its bitrate, and the start-up, which Pensieve counts as that
+//! chunk's rebuffering) is left out; the change from it to the second segment counts.
 
 use super::player::{Player, VIDEO};
 use crate::time::Time;
@@ -44,10 +50,15 @@ pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
     let length = video.length().as_secs_f64();
     let switches = levels.windows(2).filter(|w| w[0] != w[1]).count();
     let down = levels.windows(2).filter(|w| w[1] < w[0]).count();
-    let smooth: f64 = rates.windows(2).map(|w| (w[1] - w[0]).abs() / 1e6).sum();
-    let qoe_lin = rates.iter().map(|r| r / 1e6).sum::<f64>()
+    let change: f64 = rates.windows(2).map(|w| (w[1] - w[0]).abs()).sum();
+    let log_change: f64 = rates.windows(2).map(|w| (w[1] / w[0]).ln().abs()).sum();
+    let scored = rates.len().saturating_sub(1);
+    let qoe_lin = rates.iter().skip(1).map(|r| r / 1e6).sum::<f64>()
         - QOE_LIN_REBUFFER * stall_total
-        - QOE_LIN_SMOOTH * smooth;
+        - QOE_LIN_SMOOTH * change / 1e6;
+    let startup = player
+        .started()
+        .map(|t| t.saturating_since(session_start).as_secs_f64());
     let abandoned = player
         .records()
         .iter()
@@ -65,16 +76,19 @@ pub fn summarize(player: &Player, session_start: Time, now: Time) -> Value {
         "avg_bitrate_bps": opt((!segs.is_empty()).then(|| rates.iter().sum::<f64>() / n)),
         "stall_rate": stall_total / length,
         "rebuffer_ratio": opt((played + stall_total > 0.0).then(|| stall_total / (played + stall_total))),
+        "rebuffer_ratio_sabre": opt(startup.map(|s| s + played + stall_total).filter(|t| *t > 0.0).map(|t| stall_total / t)),
         "stall_count": stalls.len(),
         "stall_total_s": stall_total,
         "stalls_s": stalls.iter().map(|(_, d)| d.as_secs_f64()).collect::<Vec<_>>(),
-        "startup_delay_s": opt(player.started().map(|t| t.saturating_since(session_start).as_secs_f64())),
+        "startup_delay_s": opt(startup),
         "played_s": played,
         "playback_complete": player.ended().is_some(),
         "quality_switches": switches,
         "quality_down_switches": down,
+        "bitrate_change_bps": change,
+        "log_bitrate_change": log_change,
         "qoe_lin": qoe_lin,
-        "qoe_lin_per_segment": qoe_lin / n,
+        "qoe_lin_per_segment": opt((scored > 0).then(|| qoe_lin / scored as f64)),
     })
 }
 
@@ -113,10 +127,15 @@ mod tests {
             ),
             (json!(2), json!(1))
         );
-        // QoE_lin: (4 + 1 + 2) − 4.3 × 2 − (|1 − 4| + |2 − 1|) = −5.6
+        // Sabre's: Σ|ΔR| = 3 + 1 Mb/s, Σ|Δ ln R| = ln 4 + ln 2; 2 s stalled of 1 + 15 + 2 s
+        assert_eq!(q["bitrate_change_bps"], 4e6);
+        let log_change = q["log_bitrate_change"].as_f64().unwrap();
+        assert!((log_change - 8f64.ln()).abs() < 1e-12, "{log_change}");
+        assert_eq!(q["rebuffer_ratio_sabre"], 2.0 / 18.0);
+        // QoE_lin over segments 1 and 2, as Pensieve sums it: (1 + 2) − 4.3 × 2 − (|1 − 4| + |2 − 1|) = −9.6
         let qoe = q["qoe_lin"].as_f64().unwrap();
-        assert!((qoe + 5.6).abs() < 1e-12, "{qoe}");
-        assert!((q["qoe_lin_per_segment"].as_f64().unwrap() - qoe / 3.0).abs() < 1e-12);
+        assert!((qoe + 9.6).abs() < 1e-12, "{qoe}");
+        assert!((q["qoe_lin_per_segment"].as_f64().unwrap() + 4.8).abs() < 1e-12);
         assert_eq!(q["playback_complete"], true);
     }
 
