@@ -82,6 +82,7 @@ impl DashSession {
             audio_target_extra: p.audio_target_extra,
             fast_switching: p.fast_switching,
             fast_switch_ahead: p.fast_switch_ahead,
+            switch_ends_check: p.switch_ends_check,
             cache_init_segments: p.cache_init_segments,
             playback_low_water: p.playback_low_water,
         };

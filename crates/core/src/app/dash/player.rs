@@ -36,16 +36,24 @@
 //!
 //! Initialization segments: a track's first segment at a level is preceded by
 //! that level's init segment (`Video::init_bytes`), requested at the check that
-//! chose the level; the media request follows once it has arrived, at that level
-//! without another ABR decision. Later segments at a level need none. This is
-//! dash.js 3.x's `ScheduleController.schedule()`: a quality that differs from
-//! `lastInitQuality` calls `switchInitData`, which loads the init segment unless
-//! `InitCache` holds it, and sets `checkPlaybackQuality = false` for the schedule
-//! that follows. 3.x caches every init segment it loads, so a switch back to a
-//! level fetches nothing; 4.x and 5.x cache only with `cacheInitSegments`, off by
-//! default, so every change of level fetches the new level's init segment again
-//! (`PlayerConfig::cache_init_segments`). Init segments are not media: the ABR's
-//! throughput history and the segment records leave them out
+//! chose the level; the media request follows at a later check, once it has
+//! arrived, at that level without another ABR decision. Later segments at a level
+//! need none. This is dash.js 3.x's `ScheduleController.schedule()`: a quality
+//! that differs from `lastInitQuality` calls `switchInitData`, which loads the init
+//! segment unless `InitCache` holds it, and sets `checkPlaybackQuality = false` for
+//! the schedule that follows. 3.x caches every init segment it loads, so a switch
+//! back to a level fetches nothing (the init segment is appended from memory, and
+//! the media request is still the next check's); 4.x and 5.x cache only with
+//! `cacheInitSegments`, off by default, so every change of level fetches the new
+//! level's init segment again (`PlayerConfig::cache_init_segments`). The check that
+//! requests the media tests the buffer against the new level's target: dash.js's
+//! `isPlayingAtTopQuality` asks for the quality of its last decision, so after a
+//! step down from the top level the media waits until the buffer falls below the
+//! lower target (`BufferLevelRule` in 3.x, `_shouldBuffer` in 4.x and 5.x). In 4.x
+//! and 5.x a decision that changes the level ends its check before the init segment
+//! too ("we only call _getNextFragment if the quality is not changed"), so the init
+//! segment waits as well (`PlayerConfig::switch_ends_check`). Init segments are not
+//! media: the ABR's throughput history and the segment records leave them out
 //! (`AbrController.onMetricAdded` keeps `MEDIA_SEGMENT_TYPE` requests only).
 //!
 //! Fast switching (dash.js v4's and v5's default; `Profile::fast_switching`), as
@@ -87,6 +95,9 @@ pub struct PlayerConfig {
     /// `fast_switch_ahead` segment durations ahead of the playhead.
     pub fast_switching: bool,
     pub fast_switch_ahead: f64,
+    /// A decision that changes the level ends the check (dash.js 4.x/5.x): the new level's
+    /// init segment is requested at a later check, against its buffer target.
+    pub switch_ends_check: bool,
     /// Init segments once loaded are kept and appended from memory at a later switch
     /// back to their level (dash.js `InitCache`); otherwise every change of level
     /// fetches the new level's init segment again.
@@ -348,10 +359,12 @@ impl Player {
         (self.abr.as_mut(), ctx)
     }
 
+    /// The video's buffer target. dash.js asks whether it plays at the top quality, the
+    /// level of its last decision: a level chosen and not yet requested counts.
     fn target(&self) -> Duration {
         let v = &self.tracks[VIDEO];
         let top = v.media.levels() - 1;
-        if v.last_level == Some(top) {
+        if v.chosen_level.or(v.last_level) == Some(top) {
             self.cfg.buffer_time_at_top_quality
         } else {
             self.cfg.buffer_time_default
@@ -406,14 +419,36 @@ impl Player {
                     self.tracks[track].chosen_level = Some(decision.level);
                     continue;
                 }
+                let t = &mut self.tracks[track];
+                if self.cfg.switch_ends_check
+                    && t.appended_init.is_some_and(|a| a != decision.level)
+                {
+                    t.chosen_level = Some(decision.level);
+                    if self.level(track) > self.threshold(track) {
+                        continue;
+                    }
+                    self.tracks[track].chosen_level = None;
+                }
                 decision.level
             } else {
                 0
             };
             let t = &mut self.tracks[track];
             let index = t.next;
+            let switching = t.appended_init.is_some_and(|a| a != level);
             let cached = self.cfg.cache_init_segments && t.initialized[level];
             let init = t.media.init_bytes > 0 && t.appended_init != Some(level) && !cached;
+            if switching && !init {
+                // the init segment is appended from the cache (or there is none to fetch): the
+                // media request is the next check's, against the new level's target
+                t.appended_init = Some(level);
+                t.chosen_level = Some(level);
+                if self.level(track) > self.threshold(track) {
+                    continue;
+                }
+                self.tracks[track].chosen_level = None;
+            }
+            let t = &mut self.tracks[track];
             let bytes = if init {
                 t.chosen_level = Some(level);
                 t.media.init_bytes

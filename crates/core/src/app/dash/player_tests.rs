@@ -76,6 +76,7 @@ pub(in crate::app::dash) fn config(poll: Duration) -> PlayerConfig {
         audio_target_extra: Duration::ZERO,
         fast_switching: false,
         fast_switch_ahead: 1.5,
+        switch_ends_check: false,
         cache_init_segments: true,
         playback_low_water: Duration::ZERO,
     }
@@ -585,6 +586,66 @@ fn without_the_init_cache_every_change_of_level_fetches_an_init_segment() {
             (false, 0)
         ]
     );
+}
+
+/// A request as (init, segment, level).
+type Sent = (bool, usize, usize);
+
+/// Loads levels 1, 2, 2, 2, 2 at time 0 (init segments fetched at once), filling the
+/// buffer to 25 s, the top level's threshold (30 − 5 s); the sixth decision steps down to
+/// level 1, whose threshold is 7 s (12 − 5 s). Returns what went out at 0 s, and at 18 s,
+/// when playback has drained the buffer to 7 s.
+fn step_down_from_the_top(cache: bool, switch_ends_check: bool) -> (Vec<Sent>, Vec<Sent>) {
+    let (mut p, decisions, _) = scripted(vec![1, 2, 2, 2, 2, 1]);
+    p.cfg.cache_init_segments = cache;
+    p.cfg.switch_ends_check = switch_ends_check;
+    p.begin(Time::ZERO);
+    let sent = |got: Vec<Want>| {
+        got.iter()
+            .map(|w| (w.init, w.index, w.level))
+            .collect::<Vec<_>>()
+    };
+    let at_zero = sent(fetch_all(&mut p, Time::ZERO));
+    assert_eq!(decisions.get(), 6);
+    assert!(
+        p.want(ms(17_999)).is_none(),
+        "the buffer is above the new level's threshold"
+    );
+    let at_18 = sent(fetch_all(&mut p, secs(18.0)));
+    assert_eq!(
+        decisions.get(),
+        6,
+        "no decision between the step down and its media request"
+    );
+    (at_zero, at_18)
+}
+
+/// dash.js asks `isPlayingAtTopQuality` for the quality of its last decision: after a step
+/// down from the top level, the media waits for the buffer to fall below the lower target.
+#[test]
+fn a_step_down_from_the_top_waits_for_the_lower_levels_buffer_target() {
+    let top_fill = vec![
+        (true, 0, 1),
+        (false, 0, 1),
+        (true, 1, 2),
+        (false, 1, 2),
+        (false, 2, 2),
+        (false, 3, 2),
+        (false, 4, 2),
+    ];
+    // 3.x: level 1's init segment is appended from the cache; the media is the next check's
+    let (at_zero, at_18) = step_down_from_the_top(true, false);
+    assert_eq!(at_zero, top_fill);
+    assert_eq!(at_18[0], (false, 5, 1));
+    // without the cache, the init segment goes at the check that chose the level
+    let (at_zero, at_18) = step_down_from_the_top(false, false);
+    assert_eq!(at_zero[..7], top_fill[..]);
+    assert_eq!(at_zero[7..], [(true, 5, 1)]);
+    assert_eq!(at_18[0], (false, 5, 1));
+    // 4.x/5.x: the change of quality ends that check, and the init segment waits too
+    let (at_zero, at_18) = step_down_from_the_top(false, true);
+    assert_eq!(at_zero, top_fill);
+    assert_eq!(at_18[..2], [(true, 5, 1), (false, 5, 1)]);
 }
 
 #[test]

@@ -143,6 +143,7 @@
 //! | `abandon_deflates_to_new_level` | off / on | — | BOLA's placeholder deflates, on an abandonment, towards the new level's minimum buffer rather than the abandoned one's | v3 `onFragmentLoadProgress` aborts (FRAGMENT_LOADING_ABANDONED) before `setPlaybackQuality`; v4.5+ and v5 request the quality first and abort after the buffer is prepared |
 //! | `fast_switching` | off / on | — | a rise in level re-fetches the buffered segments from `fast_switch_ahead` on | v3 `fastSwitchEnabled: false`, v4 `true`, v5 `null` (on for VoD); `StreamProcessor._prepareForFastQualitySwitch` |
 //! | `fast_switch_ahead` | 1.5 / 0 | segments | where the re-fetch starts, ahead of the playhead, and the buffer it needs (v4 1.5) | `1.5 * fragmentDuration`, which v5.2.1 leaves null (above) |
+//! | `switch_ends_check` | off / on | — | a decision that changes the level ends the scheduler's check: the next check, against the new level's buffer target, requests the init segment (v3 requests it in the same check) | 4.7.4 and 5.2.1 `ScheduleController.schedule`: "we only call _getNextFragment if the quality is not changed"; 3.0.3 calls it at once |
 //! | `cache_init_segments` | on / off | — | a switch back to a level appends its init segment from memory; off, every change of level fetches one | 3.0.3 `onInitFragmentLoaded` saves every one; 4.7.4 and 5.2.1 `cacheInitSegments: false` |
 //! | `playback_low_water` | 50 | ms | the media element stops this far before the buffered end (not at the video's end); the browser's, the same in every profile | Chromium 156 on the real stack, 30 fps video: 23 stalls began 0.032–0.065 s (mean 0.050) before the buffer ran out (below) |
 
@@ -297,6 +298,9 @@ pub struct Profile {
     pub fast_switching: bool,
     /// Segment durations ahead of the playhead where a fast switch starts (and buffer it needs).
     pub fast_switch_ahead: f64,
+    /// A decision that changes the level ends the scheduler's check; the init segment is
+    /// requested at a later check, against the new level's buffer target.
+    pub switch_ends_check: bool,
     /// A switch back to a level appends its init segment from memory instead of fetching it.
     pub cache_init_segments: bool,
     /// The browser's media element stops this far before the end of what is buffered.
@@ -364,6 +368,7 @@ impl Profile {
             abandon_deflates_to_new_level: false,
             fast_switching: false,
             fast_switch_ahead: 1.5,
+            switch_ends_check: false,
             cache_init_segments: true,
             playback_low_water: PLAYBACK_LOW_WATER,
         }
@@ -379,6 +384,7 @@ impl Profile {
             switches_during_abandon: Direction::Down,
             abandon_deflates_to_new_level: true,
             fast_switching: true,
+            switch_ends_check: true,
             cache_init_segments: false,
             ..Profile::v3()
         }
@@ -410,6 +416,7 @@ impl Profile {
             abandon_deflates_to_new_level: true,
             fast_switching: true,
             fast_switch_ahead: 0.0,
+            switch_ends_check: true,
             cache_init_segments: false,
             ..Profile::v3()
         }
@@ -719,7 +726,7 @@ mod tests {
         serde_json::Value::Object(echo(p).into_iter().filter(|(k, v)| v3[k] != *v).collect())
     }
 
-    /// dash.js 4.5.3 / 4.7.3: v3 but for the eight values the header lists.
+    /// dash.js 4.5.3 / 4.7.3: v3 but for the nine values the header lists.
     #[test]
     fn v4_is_v3_with_what_dash_js_4_changed() {
         let v4 = Profile::v4();
@@ -740,6 +747,8 @@ mod tests {
                 "abandon_deflates_to_new_level": true,
                 // Settings.js `buffer.fastSwitchEnabled: true`; 1.5 × fragmentDuration (v3's value)
                 "fast_switching": true,
+                // ScheduleController.schedule: `if (!qualityChange) _getNextFragment()`
+                "switch_ends_check": true,
                 // Settings.js `cacheInitSegments: false`; BufferController saves only if set
                 "cache_init_segments": false,
             })
@@ -748,7 +757,7 @@ mod tests {
         assert!(v4.validate().is_ok());
     }
 
-    /// dash.js v5 (spec §1.12): v3 but for these 24 values; `defaults_match_spec` gives the
+    /// dash.js v5 (spec §1.12): v3 but for these 25 values; `defaults_match_spec` gives the
     /// sources of most.
     #[test]
     fn v5_is_v3_with_what_dash_js_5_changed() {
@@ -781,6 +790,7 @@ mod tests {
                 "abandon_deflates_to_new_level": true,
                 "fast_switching": true,
                 "fast_switch_ahead": 0.0,
+                "switch_ends_check": true,
                 "cache_init_segments": false,
             })
         );
