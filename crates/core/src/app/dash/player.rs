@@ -353,7 +353,6 @@ impl Player {
             buffer: t.buffered.saturating_sub(self.playhead),
             last_level: t.last_level,
             history: &t.history,
-            stalled: self.stall_since.is_some(),
             playback_started: self.started_at.is_some(),
         };
         (self.abr.as_mut(), ctx)

@@ -184,9 +184,11 @@ impl DashJs {
         self.buffer_state
     }
 
-    /// A BUFFER_LEVEL observation.
-    fn observe(&mut self, buffer: Duration, stalled: bool) {
-        let empty = stalled || buffer < self.profile.stall_threshold;
+    /// A BUFFER_LEVEL observation of the video track's own buffer (dash.js keeps a buffer
+    /// state per media type: `BufferController.checkIfSufficientBuffer`), whether or not
+    /// playback waits for another track.
+    fn observe(&mut self, buffer: Duration) {
+        let empty = buffer < self.profile.stall_threshold;
         self.buffer_state = Some(if empty {
             BufferState::Empty
         } else {
@@ -212,7 +214,7 @@ impl DashJs {
 
 impl Abr for DashJs {
     fn decide(&mut self, ctx: &AbrContext) -> Decision {
-        self.observe(ctx.buffer, ctx.stalled);
+        self.observe(ctx.buffer);
         let abandoning = self.is_abandoning(ctx.now);
         let use_bola = self.uses_bola();
         let inp = RuleInput {
@@ -266,7 +268,7 @@ impl Abr for DashJs {
     }
 
     fn on_download(&mut self, ctx: &AbrContext, d: &Download) {
-        self.observe(ctx.buffer, ctx.stalled);
+        self.observe(ctx.buffer);
         if d.abandoned {
             return;
         }
@@ -282,7 +284,7 @@ impl Abr for DashJs {
     }
 
     fn on_buffer_level(&mut self, _now: Time, buffer: Duration) {
-        self.observe(buffer, false);
+        self.observe(buffer);
     }
 
     fn abandoning(&self, now: Time) -> bool {
@@ -293,7 +295,7 @@ impl Abr for DashJs {
         if !self.profile.abandon_enabled {
             return None;
         }
-        self.observe(ctx.buffer, ctx.stalled);
+        self.observe(ctx.buffer);
         let q = self.abandon.check(ctx, p, &self.profile, self.current)?;
         let deflate_after_change = self.profile.abandon_deflates_to_new_level;
         if !deflate_after_change {

@@ -58,6 +58,23 @@ fn the_decision_is_the_minimum_over_throughput_and_insufficient_buffer() {
     assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 5.0)), Decision::now(3));
 }
 
+/// The buffer state is the video buffer's own (dash.js keeps one per media type): with 10 s
+/// of video buffered the throughput rule speaks, whatever the audio track or the media
+/// element does. ThroughputRule 10 × 0.9 × (1 − 0.05/5) = 8.91 Mb/s → level 3;
+/// InsufficientBufferRule 10 × 10/5 × 0.5 × 0.99 = 9.9 Mb/s → level 3.
+#[test]
+fn with_the_video_buffer_loaded_the_throughput_rule_decides() {
+    let (v, mut abr) = dynamic(&Profile::v3());
+    let h = vec![seg(0, 0, 0.0, 0.5, 10.0)];
+    abr.on_download(&ctx(&v, &h, 0.55, 1, 0.0), &h[0]);
+    assert_eq!(abr.decide(&ctx(&v, &h, 0.55, 1, 10.0)), Decision::now(3));
+    assert_eq!(abr.buffer_state(), Some(BufferState::Loaded));
+    // below the 0.5 s stall threshold the state is BUFFER_EMPTY: ThroughputRule is silent
+    // and InsufficientBufferRule picks the lowest level
+    assert_eq!(abr.decide(&ctx(&v, &h, 0.6, 1, 0.4)), Decision::now(0));
+    assert_eq!(abr.buffer_state(), Some(BufferState::Empty));
+}
+
 #[test]
 fn dynamic_consults_bola_above_the_stable_buffer_and_throughput_below_half_of_it() {
     // v3: 13 s > 12 s → BOLA. Its first call is STARTUP: the throughput choice (level 3) with

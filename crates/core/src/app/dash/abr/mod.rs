@@ -16,8 +16,9 @@
 //!
 //! # What the player must do
 //!
-//! * Call `decide` before every request (including the first: the answer is
-//!   the profile's initial level), `on_download` after every download with
+//! * Call `decide` before every media request whose level is not already chosen
+//!   (including the first: the answer is the profile's initial level), `on_download`
+//!   after every download with
 //!   `ctx.buffer` the level *before* the segment is appended, `abandon` on
 //!   every progress event of the download in flight, `on_buffer_empty` when
 //!   the buffer falls below the profile's `stall_threshold`, and
@@ -25,11 +26,11 @@
 //!   after each append; dash.js samples it on every `timeupdate`, about every
 //!   250 ms) — DYNAMIC switches on these observations.
 //! * Honour `Decision::delay` (BOLA's pacing) before issuing the request.
-//! * After `abandon` returns a level, the re-request is a request like any
-//!   other: call `decide` and use its level (the abandonment's level unless a
-//!   rule still allowed during ABANDON_LOAD moves it, as dash.js's next
-//!   `checkPlaybackQuality` may). `on_download` takes the abandoned download
-//!   too, with `abandoned = true`.
+//! * A level is already chosen for the media request after its init segment, and
+//!   for the re-request after `abandon` returns a level: both go at that level
+//!   without another decision (dash.js 3.x's replacement request skips
+//!   `checkPlaybackQuality`; `player.rs`). `on_download` takes the abandoned
+//!   download too, with `abandoned = true`.
 //! * Build one ABR per track; a track is audio when its video is named
 //!   `"audio"` (as [`Video::audio`] does).
 
@@ -119,8 +120,6 @@ pub struct AbrContext<'a> {
     pub last_level: Option<usize>,
     /// Completed downloads of this track, oldest first.
     pub history: &'a [Download],
-    /// The buffer is empty and playback is waiting.
-    pub stalled: bool,
     pub playback_started: bool,
 }
 

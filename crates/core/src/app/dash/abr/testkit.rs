@@ -31,7 +31,6 @@ pub fn ctx<'a>(
         buffer: secs(buffer_s),
         last_level: history.last().map(|d| d.level),
         history,
-        stalled: false,
         playback_started: true,
     }
 }
