@@ -296,15 +296,15 @@ mod tests {
         }
         // the two packets took the 3000 B the bucket held; 20 µs of 25 Mb/s have accrued since
         assert_eq!(b.tokens_bytes(Time::from_micros(20)), 62.5);
-        // a faster rate brings the wait forward when the queue is served again: the
-        // 1437.5 B still missing at 20 µs take 46 µs at 250 Mb/s
+        // a change of rate refills the bucket (`tc qdisc change`): the third packet leaves as
+        // soon as the line is free, at 24 µs
         b.set_rate(Time::from_micros(20), Rate::from_mbps(250));
         assert_eq!(
             wait(b.release(Time::from_micros(20), &mut drops)),
-            Some(Time::from_micros(66))
+            Some(Time::from_micros(24))
         );
         assert!(matches!(
-            b.release(Time::from_micros(66), &mut drops),
+            b.release(Time::from_micros(24), &mut drops),
             Release::Depart { .. }
         ));
     }

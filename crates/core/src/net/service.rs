@@ -10,6 +10,12 @@
 //! Tokens are counted exactly in integer bit-nanoseconds (bits × 10⁹), so a
 //! bucket never drifts however long the run.
 //!
+//! A scheduled rate change is `tc qdisc change … tbf rate R`: `tbf_change` sets
+//! `q->tokens = q->buffer`, so the bucket is full again and the queue stays, as on a
+//! testbed that switches its rate with tc (the ATC'23 artifact's `nets/change.sh`).
+//! A rate of 0 is an outage: nothing leaves, whatever the bucket holds (tc has no
+//! rate 0).
+//!
 //! Deviations: no `peakrate`/`mtu` second bucket; the line has no transmit
 //! ring, so TBF hands over a packet only when the line is free (a NIC ring
 //! would let it hand over earlier without changing departure times).
@@ -58,15 +64,15 @@ impl TokenBucket {
         self.updated = now;
     }
 
-    /// Earliest time at or after `t` when the bucket covers `bytes` (`NEVER` at rate 0), if
-    /// nothing is spent before.
+    /// Earliest time at or after `t` when the bucket covers `bytes` (`NEVER` at rate 0, an
+    /// outage), if nothing is spent before.
     pub fn ready_at(&self, t: Time, bytes: u64) -> Time {
+        if self.rate.is_zero() {
+            return Time::NEVER;
+        }
         let (tokens, need) = (self.tokens_at(t), Self::cost(bytes));
         if tokens >= need {
             return t;
-        }
-        if self.rate.is_zero() {
-            return Time::NEVER;
         }
         let wait = (need - tokens).div_ceil(self.rate.bps() as u128);
         t.saturating_add(Duration::from_nanos(wait.min(u64::MAX as u128) as u64))
@@ -78,9 +84,11 @@ impl TokenBucket {
         self.tokens -= Self::cost(bytes).min(self.tokens);
     }
 
+    /// `tc qdisc change`: the new rate, and a full bucket (`tbf_change`).
     pub fn set_rate(&mut self, now: Time, rate: Rate) {
-        self.refill(now);
         self.rate = rate;
+        self.tokens = Self::cost(self.burst_bytes);
+        self.updated = now;
     }
 
     /// Stored tokens, bytes (for telemetry).
@@ -152,10 +160,33 @@ mod tests {
     }
 
     #[test]
-    fn a_zero_rate_bucket_never_refills() {
+    fn a_zero_rate_is_an_outage_whatever_the_bucket_holds() {
         let mut b = TokenBucket::new(Rate::from_mbps(1), 1500);
-        b.take(Time::ZERO, 1500);
         b.set_rate(Time::ZERO, Rate::ZERO);
         assert_eq!(b.ready_at(Time::from_secs(5), 1500), Time::NEVER);
+    }
+
+    /// `tbf_change` sets `q->tokens = q->buffer`: a change of rate, even to the same rate,
+    /// refills the bucket where the old one was empty.
+    #[test]
+    fn a_rate_change_refills_the_bucket_as_tc_qdisc_change_does() {
+        let mut b = TokenBucket::new(Rate::from_mbps(25), 3000);
+        b.take(Time::ZERO, 3000);
+        assert_eq!(
+            b.ready_at(Time::from_micros(100), 1500),
+            Time::from_micros(480)
+        );
+        b.set_rate(Time::from_micros(100), Rate::from_mbps(10));
+        assert_eq!(b.tokens_bytes(Time::from_micros(100)), 3000.0);
+        assert_eq!(
+            b.ready_at(Time::from_micros(100), 1500),
+            Time::from_micros(100)
+        );
+        b.take(Time::from_micros(100), 3000);
+        // then the new rate: 1500 B at 10 Mb/s take 1.2 ms
+        assert_eq!(
+            b.ready_at(Time::from_micros(100), 1500),
+            Time::from_micros(1300)
+        );
     }
 }
