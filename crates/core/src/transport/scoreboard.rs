@@ -201,6 +201,19 @@ impl Scoreboard {
         true
     }
 
+    /// Gives up segment `idx`'s retransmission in flight, if any, so that it is resent (the
+    /// RTO resends the head even when a loss probe already did), without counting a loss.
+    pub fn forget_retransmission(&mut self, idx: u64) {
+        let Some(seg) = self.get_mut(idx) else {
+            return;
+        };
+        if seg.retrans_in_flight && !seg.sacked {
+            seg.retrans_in_flight = false;
+            self.retrans_out -= 1;
+            self.retx_hint = self.retx_hint.min(idx);
+        }
+    }
+
     /// Lowest segment marked lost and not yet retransmitted.
     pub fn next_to_retransmit(&mut self) -> Option<u64> {
         let start = self.retx_hint.max(self.base);

@@ -221,6 +221,10 @@ impl TcpSender {
     /// Linux `tcp_fastretrans_alert`, reduced to what RACK-based SACK TCP does.
     pub(super) fn update_ca_state(&mut self, now: Time, advanced: bool) {
         if self.ca_state >= CaState::Recovery && self.snd_una >= self.high_seq && advanced {
+            if self.ca_state == CaState::Recovery {
+                // `tcp_end_cwnd_reduction` restamps the window
+                self.cwnd_stamp = now;
+            }
             self.ca_state = CaState::Open;
         }
         if self.ca_state < CaState::Recovery {

@@ -232,6 +232,9 @@ impl TcpSender {
                 .as_mut()
                 .unwrap()
                 .on_window_validation(now, &conn, event);
+            // `tcp_cwnd_restart` starts a new validation period: no second cut follows
+            self.cwnd_stamp = now;
+            self.cwnd_used = 0;
         }
         if let Some(cc) = self.cc.as_ref() {
             // `tcp_sendmsg`: "is sending application-limited?" Linux asks only here, when the

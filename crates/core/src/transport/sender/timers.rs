@@ -169,6 +169,9 @@ impl TcpSender {
             }
             self.tlp_high_seq = Some(self.snd_nxt);
             self.stats.loss_probes += 1;
+            // "Reset s.t. tcp_rearm_rto will restart timer from now"
+            self.rearm_rto(now);
+            return;
         }
         self.rearm_rto_from_head(now);
     }
@@ -204,6 +207,9 @@ impl TcpSender {
                 sacked_since = true;
             }
         }
+        // `tcp_retransmit_timer` resends the head whatever it holds: a probe's retransmission
+        // of it (marked lost just now, not lost again) is given up
+        self.sb.forget_retransmission(head);
         self.count_lost(now, false);
         let timeout = Timeout {
             new_episode,
@@ -212,6 +218,7 @@ impl TcpSender {
             rtt_deviation4: self.rtt.mean_deviation4(),
         };
         self.ca_state = CaState::Loss;
+        self.cwnd_stamp = now; // tcp_enter_loss
         self.high_seq = self.snd_nxt;
         self.tlp_high_seq = None;
         self.tlp_deadline = None;

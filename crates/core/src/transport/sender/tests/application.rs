@@ -65,6 +65,13 @@ fn a_write_after_an_idle_rto_restarts_only_a_window_based_algorithm() {
         rto,
     };
     assert_eq!(restarts_on_write(tx, late), [restart]);
+    // the restart opens a new validation period (`snd_cwnd_stamp`, `snd_cwnd_used`): the
+    // send that follows does not cut the window again as application-limited
+    let mut tx = idle_after_five(cubic());
+    let (spy, heard) = Spy::new(10, None);
+    tx.cc = Some(Box::new(spy));
+    tx.write(late, MSS as u64, false, &mut Outbox::default());
+    assert_eq!(heard.borrow().validations, [restart]);
     let tx = idle_after_five(cubic());
     assert_eq!(restarts_on_write(tx, last + rto), []);
     let mut tx = idle_after_five(cubic());

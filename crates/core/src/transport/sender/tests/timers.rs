@@ -106,8 +106,9 @@ fn the_probe_waits_two_srtts_and_slack_but_never_past_the_rto() {
 
 /// `tcp_send_loss_probe` at the probe time: new data if there is some the receive window
 /// allows (beyond the congestion window), else the last segment again, unless it is SACKed
-/// or already resent; nothing while an earlier probe's episode is open. The RTO then
-/// restarts from the head.
+/// or already resent; nothing while an earlier probe's episode is open. After a probe the
+/// RTO restarts from now ("Reset s.t. tcp_rearm_rto will restart timer from now"); without
+/// one, from the head.
 #[test]
 fn the_probe_sends_new_data_else_resends_the_last_segment() {
     let probe_at = Time::from_millis(62);
@@ -124,7 +125,12 @@ fn the_probe_sends_new_data_else_resends_the_last_segment() {
             .iter()
             .map(|p| (p.seq, p.is_retrans))
             .collect();
-        assert_eq!(tx.rto_deadline, Some(FIRST_SEND + RTO), "from the head");
+        let from = if sent.is_empty() {
+            FIRST_SEND
+        } else {
+            probe_at
+        };
+        assert_eq!(tx.rto_deadline, Some(from + RTO));
         (sent, tx)
     };
     let mss = MSS as u64;
@@ -392,4 +398,33 @@ fn a_timeout_is_a_new_episode_unless_one_is_under_way() {
     idle.rto_deadline = Some(Time::from_secs(2));
     fire(&mut idle, Time::from_secs(2));
     assert_eq!(idle.stats.rto_events, 0);
+}
+
+/// `tcp_retransmit_timer` resends the head whatever it holds: one segment out (SRTT 20 ms,
+/// RTO 220 ms), its probe at 262 ms (2·SRTT + 200 ms with one packet out, from 22 ms) resends
+/// it, and the RTO 220 ms after the probe resends it again, with one backoff.
+#[test]
+fn the_rto_resends_a_head_that_only_a_probe_resent() {
+    let mut tx = cubic_run(MSS as u64, Time::from_millis(21));
+    assert_eq!(tx.sb.packets_out, 1);
+    let probe_at = tx.tlp_deadline.expect("a probe is armed");
+    let probe = fire(&mut tx, probe_at);
+    assert_eq!(
+        probe
+            .iter()
+            .map(|p| (p.seq, p.is_retrans))
+            .collect::<Vec<_>>(),
+        [(0, true)]
+    );
+    assert_eq!(tx.rto_deadline, Some(probe_at + RTO));
+    let resent = fire(&mut tx, probe_at + RTO);
+    assert_eq!(
+        resent
+            .iter()
+            .map(|p| (p.seq, p.is_retrans))
+            .collect::<Vec<_>>(),
+        [(0, true)]
+    );
+    assert_eq!((tx.stats.rto_events, tx.backoff), (1, 1));
+    assert_eq!(tx.sb.lost_out, 1, "one loss, not two");
 }
