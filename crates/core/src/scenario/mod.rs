@@ -406,6 +406,14 @@ fn resolve(spec: ScenarioSpec) -> Result<Scenario, ScenarioError> {
             );
         }
         let app = resolve_app(&kind::parse(&f.app, &format!("{path}.app"))?, &path)?;
+        if matches!(app, AppSpec::Dash(_)) && bottleneck.topology == Topology::Loopback {
+            return err(
+                format!("{path}.app"),
+                "kind = \"dash\" is not available with topology = \"loopback\": its HTTP \
+                 requests would cross the shared queue and its loss, and bloatlab does not \
+                 resend them (they travel outside TCP); use the dumbbell topology",
+            );
+        }
         if f.tso && f.pacer == PacerKind::NginxQuic {
             return err(
                 format!("{path}.tso"),

@@ -532,6 +532,18 @@ fn the_topology_is_named_and_echoed() {
     );
 }
 
+/// On loopback a DASH session's requests would share the lossy queue, and nothing resends
+/// them: refused, naming the app.
+#[test]
+fn a_dash_app_is_refused_on_loopback() {
+    let e = error_of(|v| {
+        v["bottleneck"]["topology"] = json!("loopback");
+        v["flow"][0]["app"] = json!({"kind": "dash", "video": "www21"});
+    });
+    assert_eq!(e.path, "flow[0].app");
+    assert!(e.message.contains("dumbbell"), "{e}");
+}
+
 #[test]
 fn a_burst_below_one_packet_is_rejected() {
     let e = error_of(|v| v["bottleneck"]["shaper"]["burst"] = json!("1KB"));
