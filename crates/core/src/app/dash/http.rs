@@ -3,7 +3,10 @@
 //! * **HTTP/1.1** (browser behaviour): persistent connections from a pool of up
 //!   to 6 per host; a request goes on an idle connection, or a new one is
 //!   opened when all are busy; one exchange at a time per connection (no
-//!   pipelining). Aborting an exchange closes its connection.
+//!   pipelining). Of the idle connections it takes the one that became idle last
+//!   among those that carried an exchange, else the longest idle (Chromium's
+//!   `TransportClientSocketPool::AssignIdleSocketToRequest`: "the newest used idle
+//!   socket", otherwise FIFO). Aborting an exchange closes its connection.
 //! * **HTTP/2**: one connection; every exchange is a stream; the server
 //!   interleaves DATA frames of the active streams round-robin (nginx writes
 //!   `http2_chunk_size` = 8 KiB at a time). Aborting sends RST_STREAM: the server
@@ -106,6 +109,10 @@ struct ClientConn {
     closed: bool,
     /// HTTP/1.1: the exchange in progress.
     busy: Option<u64>,
+    /// It has carried an exchange (Chromium's `WasEverUsed`).
+    used: bool,
+    /// When it last became idle, as a count of such moments (connected, or an exchange done).
+    idle_since: u64,
     /// Bytes of this connection's stream and the exchange each belongs to (`None` = framing).
     log: VecDeque<(Option<u64>, u64)>,
 }
@@ -126,6 +133,8 @@ pub struct Http {
     server: BTreeMap<ConnId, ServerConn>,
     /// Requests waiting for a connection.
     queue: VecDeque<u64>,
+    /// Connections that have become idle so far (orders `ClientConn::idle_since`).
+    idled: u64,
 }
 
 impl Http {
@@ -141,6 +150,7 @@ impl Http {
             client: BTreeMap::new(),
             server: BTreeMap::new(),
             queue: VecDeque::new(),
+            idled: 0,
         }
     }
 
@@ -170,11 +180,22 @@ impl Http {
     /// Sends queued requests on usable connections, opening connections as needed.
     fn dispatch(&mut self, net: &mut dyn Net) {
         while let Some(&id) = self.queue.front() {
+            // the newest idle among the used ones, else the oldest idle
             let usable = self
                 .client
                 .iter()
-                .find(|(_, c)| {
+                .filter(|(_, c)| {
                     c.connected && !c.closed && (self.version == Version::H2 || c.busy.is_none())
+                })
+                .max_by_key(|(_, c)| {
+                    (
+                        c.used,
+                        if c.used {
+                            c.idle_since
+                        } else {
+                            u64::MAX - c.idle_since
+                        },
+                    )
                 })
                 .map(|(&k, _)| k);
             match usable {
@@ -184,6 +205,7 @@ impl Http {
                     if self.version == Version::H1 {
                         c.busy = Some(id);
                     }
+                    c.used = true;
                     self.exchanges[id as usize].conn = Some(conn);
                     net.send_upstream(conn, id, self.version.request_bytes());
                 }
@@ -209,6 +231,8 @@ impl Http {
     pub fn on_connected(&mut self, conn: ConnId, net: &mut dyn Net) {
         if let Some(c) = self.client.get_mut(&conn) {
             c.connected = true;
+            c.idle_since = self.idled;
+            self.idled += 1;
         }
         self.dispatch(net);
     }
@@ -252,6 +276,8 @@ impl Http {
                 x.completed_at = Some(now);
                 if c.busy == Some(id) {
                     c.busy = None;
+                    c.idle_since = self.idled;
+                    self.idled += 1;
                     freed = true;
                 }
             }

@@ -56,6 +56,32 @@ fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
     assert_eq!(net.opened.len(), 2);
 }
 
+/// Chromium takes the newest used idle socket: with two idle connections, the one whose
+/// exchange finished last carries the next request.
+#[test]
+fn http1_reuses_the_connection_that_became_idle_last() {
+    let mut net = FakeNet {
+        room: u64::MAX / 2,
+        ..FakeNet::default()
+    };
+    let mut http = Http::new(Version::H1, 6);
+    let a = http.request(10_000, &mut net);
+    let b = http.request(20_000, &mut net);
+    http.on_connected(0, &mut net);
+    http.on_connected(1, &mut net);
+    http.on_upstream(0, a, &mut net);
+    http.on_upstream(1, b, &mut net);
+    deliver(&mut http, &mut net, 0);
+    deliver(&mut http, &mut net, 1);
+    let c = http.request(5_000, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(1, c)));
+    http.on_upstream(1, c, &mut net);
+    deliver(&mut http, &mut net, 1);
+    // connection 1 again, now idle after 0 as well
+    let d = http.request(5_000, &mut net);
+    assert_eq!(net.upstream.last(), Some(&(1, d)));
+}
+
 #[test]
 fn http2_interleaves_streams_in_8kib_chunks_when_the_socket_is_short_of_room() {
     let (mut net, mut http, video) = h2_serving(20_000, 100_000);
