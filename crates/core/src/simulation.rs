@@ -778,6 +778,11 @@ impl Net for Io<'_> {
         }
     }
 
+    fn reset(&mut self, conn: ConnId) {
+        self.net.conns[conn as usize].sender.reset();
+        self.net.metrics.on_conn_closed(self.now, conn as usize);
+    }
+
     fn drained(&self, conn: ConnId) -> bool {
         self.net.conns[conn as usize].sender.is_drained()
     }

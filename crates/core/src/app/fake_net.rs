@@ -22,6 +22,8 @@ pub struct FakeNet {
     pub discarded: Vec<ConnId>,
     /// Connections whose writer said no more will come.
     pub finished: Vec<ConnId>,
+    /// Connections the client reset.
+    pub reset: Vec<ConnId>,
     /// Connections whose data has all been acknowledged.
     pub drained: Vec<ConnId>,
     /// The application's timer, if set.
@@ -55,6 +57,10 @@ impl Net for FakeNet {
     }
     fn finish(&mut self, conn: ConnId) {
         self.finished.push(conn);
+    }
+    fn reset(&mut self, conn: ConnId) {
+        self.reset.push(conn);
+        self.unsent.insert(conn, 0);
     }
     fn drained(&self, conn: ConnId) -> bool {
         self.drained.contains(&conn)

@@ -44,6 +44,9 @@ pub trait Net {
     fn discard_unsent(&mut self, conn: ConnId);
     /// Server side: no more data will be written (the stream ends once acknowledged).
     fn finish(&mut self, conn: ConnId);
+    /// Server side: the client reset `conn` (it closed the socket with a response unread):
+    /// the server sends nothing more on it, not even retransmissions.
+    fn reset(&mut self, conn: ConnId);
     /// Everything written to `conn` has been acknowledged and nothing more will come.
     fn drained(&self, conn: ConnId) -> bool;
     /// Wakes the application at `at` (one timer; a new call replaces the previous one).

@@ -348,9 +348,10 @@ impl Http {
             let id = msg & !ABORT;
             s.streams.retain(|(x, _, _)| *x != id);
             if self.version == Version::H1 {
+                // the browser closed the socket with the response unread: Linux answers with a
+                // RST, and the server's `tcp_reset` purges its write queue
                 s.closed = true;
-                net.discard_unsent(conn);
-                net.finish(conn);
+                net.reset(conn);
             }
             return;
         }

@@ -161,7 +161,7 @@ fn an_aborted_http1_exchange_closes_its_connection() {
     http.on_upstream(0, id, &mut net);
     http.abort(id, &mut net);
     http.on_upstream(0, id | ABORT, &mut net);
-    assert_eq!(net.discarded, vec![0]);
+    assert_eq!(net.reset, vec![0], "the server's connection is reset");
     let next = http.request(1_000, &mut net);
     assert_eq!(
         net.opened,

@@ -98,8 +98,13 @@ pub struct SenderStats {
 
 enum Phase {
     Idle,
-    SynSent { sent_at: Time, attempts: u32 },
+    SynSent {
+        sent_at: Time,
+        attempts: u32,
+    },
     Established,
+    /// The peer reset the connection: nothing more is sent, no timer runs, ACKs are ignored.
+    Reset,
 }
 
 pub struct TcpSender {
@@ -263,9 +268,28 @@ impl TcpSender {
         self.finished = true;
     }
 
-    /// Everything written has been acknowledged and nothing more will come.
+    /// The peer reset the connection (`tcp_reset`, which purges the write queue): what is
+    /// unsent or unacknowledged is given up, and no retransmission, probe or timeout follows.
+    pub fn reset(&mut self) {
+        self.phase = Phase::Reset;
+        self.finished = true;
+        self.write_seq = self.snd_nxt;
+        self.syn_deadline = None;
+        self.rto_deadline = None;
+        self.tlp_deadline = None;
+        self.reo_deadline = None;
+        self.pace_deadline = None;
+    }
+
+    /// Everything written has been acknowledged, or given up by a reset, and nothing more will
+    /// come.
     pub fn is_drained(&self) -> bool {
-        self.finished && matches!(self.phase, Phase::Established) && self.snd_una >= self.write_seq
+        self.finished
+            && match self.phase {
+                Phase::Established => self.snd_una >= self.write_seq,
+                Phase::Reset => true,
+                _ => false,
+            }
     }
 
     /// Payload bytes the application may write now (see [`SendBuffer`]); none leaves the

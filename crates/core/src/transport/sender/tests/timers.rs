@@ -2,7 +2,7 @@
 //! reorder timer.
 
 use super::super::*;
-use super::harness::{cubic, cubic_run, feed_sack, mid_slow_start, Spy, MSS, NOW};
+use super::harness::{ack_through, cubic, cubic_run, feed_sack, mid_slow_start, Spy, MSS, NOW};
 use crate::net::packet::SackBlock;
 
 /// Five segments sent at 20 ms with the handshake (SRTT 20 ms, RTO 220 ms), none
@@ -427,4 +427,24 @@ fn the_rto_resends_a_head_that_only_a_probe_resent() {
     );
     assert_eq!((tx.stats.rto_events, tx.backoff), (1, 1));
     assert_eq!(tx.sb.lost_out, 1, "one loss, not two");
+}
+
+/// `tcp_reset` purges the write queue: after a reset nothing is resent, no timer runs, ACKs
+/// are ignored, and the sender counts as drained.
+#[test]
+fn a_reset_sender_sends_nothing_more() {
+    let mut tx = five_out();
+    tx.write_seq += 10 * MSS as u64;
+    tx.reset();
+    assert!(tx.is_drained());
+    assert_eq!(tx.poll_timer().count(), 0);
+    assert!(fire(&mut tx, FIRST_SEND + RTO).is_empty(), "no timeout");
+    let mut out = Outbox::default();
+    let ack = ack_through(&tx, 2, Time::from_millis(40));
+    tx.on_packet(ack.sent_at, &ack, &mut out);
+    assert!(
+        out.packets.is_empty() && out.samples.is_empty(),
+        "an ACK after the reset is ignored"
+    );
+    assert_eq!(tx.snd_una, 0);
 }
