@@ -6,7 +6,9 @@
 //!   pipelining). Of the idle connections it takes the one that became idle last
 //!   among those that carried an exchange, else the longest idle (Chromium's
 //!   `TransportClientSocketPool::AssignIdleSocketToRequest`: "the newest used idle
-//!   socket", otherwise FIFO). Aborting an exchange closes its connection.
+//!   socket", otherwise FIFO). Aborting an exchange closes its connection; the
+//!   server's side is reset (`Net::reset`: the client's kernel answers further data
+//!   with a RST, and `tcp_reset` purges the server's write queue).
 //! * **HTTP/2**: one connection; every exchange is a stream; the server
 //!   interleaves DATA frames of the active streams round-robin (nginx writes
 //!   `http2_chunk_size` = 8 KiB at a time). Aborting sends RST_STREAM: the server
