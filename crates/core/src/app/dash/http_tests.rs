@@ -20,15 +20,18 @@ fn h2_serving(room: u64, body: u64) -> (FakeNet, Http, u64) {
     (net, http, id)
 }
 
-#[test]
-fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
-    let mut net = FakeNet {
-        room: u64::MAX / 2,
-        ..FakeNet::default()
-    };
+/// An HTTP/1.1 client over roomy sockets that has asked for 10 kB and then 20 kB.
+fn h1_two_requests() -> (FakeNet, Http, u64, u64) {
+    let mut net = FakeNet::with_room(u64::MAX / 2);
     let mut http = Http::new(Version::H1, 6);
     let a = http.request(10_000, &mut net);
     let b = http.request(20_000, &mut net);
+    (net, http, a, b)
+}
+
+#[test]
+fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
+    let (mut net, mut http, a, b) = h1_two_requests();
     assert_eq!(net.opened, vec![0], "one connection at a time is opened");
     http.on_connected(0, &mut net);
     assert_eq!(net.upstream, vec![(0, a)]);
@@ -60,13 +63,7 @@ fn http1_opens_a_connection_per_concurrent_request_and_reuses_idle_ones() {
 /// exchange finished last carries the next request.
 #[test]
 fn http1_reuses_the_connection_that_became_idle_last() {
-    let mut net = FakeNet {
-        room: u64::MAX / 2,
-        ..FakeNet::default()
-    };
-    let mut http = Http::new(Version::H1, 6);
-    let a = http.request(10_000, &mut net);
-    let b = http.request(20_000, &mut net);
+    let (mut net, mut http, a, b) = h1_two_requests();
     http.on_connected(0, &mut net);
     http.on_connected(1, &mut net);
     http.on_upstream(0, a, &mut net);

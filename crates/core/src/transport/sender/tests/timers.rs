@@ -18,6 +18,11 @@ fn five_out() -> TcpSender {
 const RTO: Duration = Duration::from_millis(220);
 const FIRST_SEND: Time = Time::from_millis(20);
 
+/// The (sequence, retransmission) of each packet.
+fn seqs(packets: &[Packet]) -> Vec<(u64, bool)> {
+    packets.iter().map(|p| (p.seq, p.is_retrans)).collect()
+}
+
 /// Fires the sender's timers at `at` (once its alarms are set); what it sent.
 fn fire(tx: &mut TcpSender, at: Time) -> Vec<Packet> {
     tx.poll_timer().for_each(drop);
@@ -121,10 +126,7 @@ fn the_probe_sends_new_data_else_resends_the_last_segment() {
         tx.rto_deadline = Some(Time::from_secs(9));
         configure(&mut tx);
         assert_eq!(tx.tlp_deadline, Some(probe_at));
-        let sent: Vec<(u64, bool)> = fire(&mut tx, probe_at)
-            .iter()
-            .map(|p| (p.seq, p.is_retrans))
-            .collect();
+        let sent = seqs(&fire(&mut tx, probe_at));
         let from = if sent.is_empty() {
             FIRST_SEND
         } else {
@@ -408,23 +410,9 @@ fn the_rto_resends_a_head_that_only_a_probe_resent() {
     let mut tx = cubic_run(MSS as u64, Time::from_millis(21));
     assert_eq!(tx.sb.packets_out, 1);
     let probe_at = tx.tlp_deadline.expect("a probe is armed");
-    let probe = fire(&mut tx, probe_at);
-    assert_eq!(
-        probe
-            .iter()
-            .map(|p| (p.seq, p.is_retrans))
-            .collect::<Vec<_>>(),
-        [(0, true)]
-    );
+    assert_eq!(seqs(&fire(&mut tx, probe_at)), [(0, true)]);
     assert_eq!(tx.rto_deadline, Some(probe_at + RTO));
-    let resent = fire(&mut tx, probe_at + RTO);
-    assert_eq!(
-        resent
-            .iter()
-            .map(|p| (p.seq, p.is_retrans))
-            .collect::<Vec<_>>(),
-        [(0, true)]
-    );
+    assert_eq!(seqs(&fire(&mut tx, probe_at + RTO)), [(0, true)]);
     assert_eq!((tx.stats.rto_events, tx.backoff), (1, 1));
     assert_eq!(tx.sb.lost_out, 1, "one loss, not two");
 }
