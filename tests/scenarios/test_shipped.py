@@ -76,10 +76,7 @@ def test_demo_shows_what_the_readme_says_it_shows(core: ModuleType) -> None:
     assert bbr[bbr.cc_state == "STARTUP"].bw_est_bps.max() >= 5 * rate
     alone = (bbr.t >= 5) & (bbr.t < 10)
     assert bbr[alone].bw_est_bps.median() == pytest.approx(rate * 1448 / 1500, rel=0.05)
-    # after DRAIN the queue empties and the bucket refills; at about 4.5 s a probe takes the
-    # refilled burst as bandwidth (32 Mb/s for ten rounds, WWW'21's mechanism), and the queue
-    # that builds is drained by about 8 s; from there BBR alone keeps it low
-    backlog_alone = queue[(queue.t >= 8) & (queue.t < 10)].backlog_bytes.mean()
+    backlog_alone = queue[(queue.t >= 5) & (queue.t < 10)].backlog_bytes.mean()
     backlog_shared = queue[queue.t >= 15].backlog_bytes.mean()
     assert backlog_alone < 0.5 * bdp
     assert backlog_shared > 2 * bdp

@@ -1,10 +1,8 @@
 //! The window a receiver advertises (scenario field `flow_control`).
 //!
 //! * **`linux`** — TCP: the receive buffer less what it holds, data the application has not
-//!   read and out-of-order data, beyond `rcv_nxt`; but the window's right edge never moves
-//!   back (`tcp_select_window`: "Never shrink the offered window"), so out-of-order data
-//!   behind a hole stops it from growing without taking back what was offered. No
-//!   autotuning (the buffer is at its maximum from the start).
+//!   read and out-of-order data, beyond `rcv_nxt`. Out-of-order data behind a hole shrinks
+//!   it; no autotuning (the buffer is at its maximum from the start).
 //! * **`quiche`** — the ATC'23 testbed's client, QUICHE's toy `quic_client`: QUIC stream
 //!   flow control. The client advertises a limit offset, `window` bytes beyond what its
 //!   application has read, and moves it only when less than half the window is left
@@ -41,8 +39,7 @@ pub struct ReceiveWindow {
     kind: FlowControlKind,
     /// The receive buffer (TCP) or the stream window (QUICHE), bytes.
     size: u64,
-    /// The right edge last advertised: TCP's `rcv_wup + rcv_wnd`, QUICHE's limit offset
-    /// (`receive_window_offset_`).
+    /// QUICHE: the limit offset last advertised (`receive_window_offset_`).
     limit: u64,
 }
 
@@ -60,11 +57,7 @@ impl ReceiveWindow {
     /// its limit if less than half a window is left beyond the consumed data.
     pub fn advertise(&mut self, rcv_nxt: u64, unread: u64, out_of_order: u64) -> u64 {
         match self.kind {
-            FlowControlKind::Linux => {
-                let free = self.size.saturating_sub(unread + out_of_order);
-                self.limit = self.limit.max(rcv_nxt + free);
-                self.limit - rcv_nxt
-            }
+            FlowControlKind::Linux => self.size.saturating_sub(unread + out_of_order),
             FlowControlKind::Quiche => {
                 let consumed = rcv_nxt - unread;
                 if self.limit - consumed.min(self.limit) < self.size / 2 {
@@ -85,18 +78,6 @@ mod tests {
         let mut w = ReceiveWindow::new(FlowControlKind::Linux, 10_000);
         assert_eq!(w.advertise(0, 0, 0), 10_000);
         assert_eq!(w.advertise(5_000, 1_000, 3_000), 6_000);
-    }
-
-    /// `tcp_select_window` never shrinks the offered window: with 3000 B held behind a hole
-    /// the free space is 7000, but the edge offered at 10 000 stays until it is passed.
-    #[test]
-    fn tcp_never_moves_the_right_edge_of_its_window_back() {
-        let mut w = ReceiveWindow::new(FlowControlKind::Linux, 10_000);
-        assert_eq!(w.advertise(0, 0, 0), 10_000);
-        assert_eq!(w.advertise(0, 0, 3_000), 10_000);
-        assert_eq!(w.advertise(2_000, 0, 3_000), 8_000);
-        // the hole filled and read: the free space is back to the whole buffer
-        assert_eq!(w.advertise(6_000, 0, 0), 10_000);
     }
 
     #[test]
