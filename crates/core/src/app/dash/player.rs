@@ -385,6 +385,17 @@ impl Player {
         }
     }
 
+    /// A check that changed `track`'s level to `level` ends; the next check requests at that
+    /// level once the buffer is within its threshold, which may be now. True if it is not yet.
+    fn waits_at_new_level(&mut self, track: usize, level: usize) -> bool {
+        self.tracks[track].chosen_level = Some(level);
+        let waits = self.level(track) > self.threshold(track);
+        if !waits {
+            self.tracks[track].chosen_level = None;
+        }
+        waits
+    }
+
     fn may_request(&self, track: usize) -> bool {
         let t = &self.tracks[track];
         self.began_at.is_some()
@@ -418,15 +429,14 @@ impl Player {
                     self.tracks[track].chosen_level = Some(decision.level);
                     continue;
                 }
-                let t = &mut self.tracks[track];
+                let switching = self.tracks[track]
+                    .appended_init
+                    .is_some_and(|a| a != decision.level);
                 if self.cfg.switch_ends_check
-                    && t.appended_init.is_some_and(|a| a != decision.level)
+                    && switching
+                    && self.waits_at_new_level(track, decision.level)
                 {
-                    t.chosen_level = Some(decision.level);
-                    if self.level(track) > self.threshold(track) {
-                        continue;
-                    }
-                    self.tracks[track].chosen_level = None;
+                    continue;
                 }
                 decision.level
             } else {
@@ -441,11 +451,9 @@ impl Player {
                 // the init segment is appended from the cache (or there is none to fetch): the
                 // media request is the next check's, against the new level's target
                 t.appended_init = Some(level);
-                t.chosen_level = Some(level);
-                if self.level(track) > self.threshold(track) {
+                if self.waits_at_new_level(track, level) {
                     continue;
                 }
-                self.tracks[track].chosen_level = None;
             }
             let t = &mut self.tracks[track];
             let bytes = if init {

@@ -272,8 +272,8 @@ impl TcpSender {
     /// unsent or unacknowledged is given up, and no retransmission, probe or timeout follows.
     pub fn reset(&mut self) {
         self.phase = Phase::Reset;
-        self.finished = true;
-        self.write_seq = self.snd_nxt;
+        self.discard_unsent();
+        self.finish();
         self.syn_deadline = None;
         self.rto_deadline = None;
         self.tlp_deadline = None;
