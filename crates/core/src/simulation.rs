@@ -155,7 +155,8 @@ impl Simulation {
             service,
             b.loss,
             Rng::stream(scenario.seed, STREAM_LOSS),
-        );
+        )
+        .with_link_header(b.link_header);
         if let Some(n) = b.netem {
             bottleneck = bottleneck.with_netem(DelayLine::new(n.delay, n.limit));
         }

@@ -200,9 +200,9 @@ impl Metrics {
 
     pub fn on_departure(&mut self, now: Time, pkt: &Packet, backlog_bytes: u64) {
         let q = &mut self.bottleneck;
-        q.counters.departed_bytes += pkt.wire_bytes as u64;
+        q.counters.departed_bytes += pkt.qdisc_len as u64;
         if !pkt.kind.is_upstream() {
-            self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.wire_bytes as u64;
+            self.per_conn[pkt.conn as usize].counters.departed_bytes += pkt.qdisc_len as u64;
         }
         if self.window.contains(now) {
             q.sojourn_ns

@@ -5,13 +5,13 @@
 //! | key | meaning |
 //! |---|---|
 //! | `goodput_bps` | payload bytes delivered in order to the receiving app × 8 / active time |
-//! | `throughput_bps` | the flow's bytes on the wire leaving the bottleneck × 8 / active time |
+//! | `throughput_bps` | the flow's bytes leaving the bottleneck, each packet counted as its qdisc counts it (IP length + `link_header`), × 8 / active time |
 //! | `retrans_ratio` | retransmitted payload bytes / delivered payload bytes |
 //! | `loss_rate` | the flow's packets dropped at the bottleneck / its packets arriving there |
 //! | `rtt_pXX_s` | percentiles of the per-ACK RTT samples (Karn-valid, most recent segment) |
 //! | `state_time_fraction` | share of time in each congestion-control state (a connection's time ends once it has closed and everything it sent is acknowledged) |
 //! | `bw_est_mean_bps`, `bw_est_median_bps` | time-weighted, of the algorithm's estimate |
-//! | `utilisation` | bits leaving the bottleneck / bits its service could carry |
+//! | `utilisation` | bits leaving the bottleneck (IP length + `link_header` per packet) / bits its service could carry |
 //! | `queue_delay_pXX_s` | per-packet sojourn time in the bottleneck queue (incl. waiting for tokens) |
 //! | `backlog_pXX_bdp` | time-weighted backlog divided by rate × base RTT |
 //! | `jain_index` | Jain's index of the flows' delivered bytes while all of them were active |

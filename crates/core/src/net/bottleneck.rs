@@ -2,6 +2,11 @@
 //! queue, then a queue discipline, then a service (shaper + line, plain line, or trace)
 //! that decides when the head packet leaves.
 //!
+//! The qdisc and the service charge each packet its IP length plus the link-layer header
+//! of the router's device (`link_header`; Ethernet's 14 B by the scenario's default), as
+//! Linux's do: `qdisc_pkt_len` is `skb->len`, which on an Ethernet device holds the MAC
+//! header. A 1500 B packet spends 1514 B of tbf tokens and of a bfifo's limit.
+//!
 //! The owner calls [`Bottleneck::arrive`] for each packet and then
 //! [`Bottleneck::release`] until it answers `Wait` or `Idle`, scheduling a
 //! wake-up at the `Wait` time. Departing packets carry the time their last bit
@@ -31,6 +36,8 @@ pub struct Bottleneck {
     loss: f64,
     rng: Rng,
     line_free_at: Time,
+    /// Bytes charged on top of each packet's IP length.
+    link_header: u32,
 }
 
 impl Bottleneck {
@@ -42,7 +49,14 @@ impl Bottleneck {
             loss,
             rng,
             line_free_at: Time::ZERO,
+            link_header: 0,
         }
+    }
+
+    /// Charges `bytes` of link-layer header on top of each packet's IP length.
+    pub fn with_link_header(mut self, bytes: u32) -> Self {
+        self.link_header = bytes;
+        self
     }
 
     /// Puts a netem delay in front of the queue (see [`DelayLine`]).
@@ -60,6 +74,7 @@ impl Bottleneck {
                 reason: DropReason::RandomLoss,
             });
         }
+        packet.qdisc_len = packet.wire_bytes + self.link_header;
         if let Some(netem) = &mut self.netem {
             return netem.admit(now, packet);
         }
@@ -91,7 +106,7 @@ impl Bottleneck {
         let Some(head) = self.qdisc.peek() else {
             return Release::Idle;
         };
-        let bytes = head.wire_bytes;
+        let bytes = head.qdisc_len;
         let arrived = head.enqueued_at;
         let done = match &mut self.service {
             Service::Shaped { bucket, line_rate } => {
@@ -261,6 +276,28 @@ mod tests {
         // the last packet emptied the bucket; 480 µs later it holds one packet's tokens
         assert_eq!(b.tokens_bytes(Time::from_micros(960 + 480)), 1500.0);
         assert_eq!(b.backlog_bytes(), 0);
+    }
+
+    /// Linux's tbf and bfifo count `skb->len`, the frame with its 14 B Ethernet header: a
+    /// 1500 B packet spends 1514 B of tokens and of the limit.
+    #[test]
+    fn the_link_header_is_charged_to_the_bucket_the_line_and_the_limit() {
+        let service = Service::Shaped {
+            bucket: TokenBucket::new(Rate::from_mbps(25), 3028),
+            line_rate: Rate::from_mbps(1000),
+        };
+        let q = Box::new(DropTail::new(Limit::Bytes(3 * 1514)));
+        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1)).with_link_header(14);
+        fill(&mut b, 3);
+        assert_eq!(b.backlog_bytes(), 3 * 1514);
+        // a fourth frame would pass 3 × 1514 B; three bare packets and a fourth would not
+        let fourth = b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO));
+        assert_eq!(fourth.unwrap_err().reason, DropReason::QueueFull);
+        let d = drain(&mut b, Time::ZERO);
+        let starts: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos()).collect();
+        // two frames at 1 Gb/s (12.112 µs each), then 1514 B of tokens at 25 Mb/s: 484.48 µs
+        assert_eq!(starts, vec![0, 12_112, 484_480]);
+        assert_eq!(d[2].1, Time::from_nanos(484_480 + 12_112));
     }
 
     #[test]

@@ -45,8 +45,12 @@ pub struct SackBlock {
 pub struct Packet {
     pub conn: ConnId,
     pub kind: Kind,
-    /// Bytes on the wire (headers included).
+    /// Bytes on the wire (IP packet: headers included).
     pub wire_bytes: u32,
+    /// The length the bottleneck's qdisc and shaper charge: `wire_bytes` plus the link-layer
+    /// header the router's device adds (Linux `qdisc_pkt_len`, set by the bottleneck on
+    /// arrival; `wire_bytes` until then).
+    pub qdisc_len: u32,
     /// Data: first payload byte. ACK: cumulative acknowledgement (next byte expected).
     pub seq: u64,
     /// Data: payload bytes.
@@ -76,6 +80,7 @@ impl Packet {
             conn,
             kind,
             wire_bytes,
+            qdisc_len: wire_bytes,
             seq: 0,
             len: 0,
             sent_at: now,

@@ -8,7 +8,9 @@
 //! that inflates BBR's max-filtered bandwidth estimate in WWW'21.
 //!
 //! Tokens are counted exactly in integer bit-nanoseconds (bits × 10⁹), so a
-//! bucket never drifts however long the run.
+//! bucket never drifts however long the run. A packet costs its `qdisc_len`, the IP
+//! length plus the device's link-layer header, as `psched_l2t_ns(&q->rate, len)` does
+//! with `len = qdisc_pkt_len(skb)`; the line serialises that length too.
 //!
 //! A scheduled rate change is `tc qdisc change … tbf rate R`: `tbf_change` sets
 //! `q->tokens = q->buffer`, so the bucket is full again and the queue stays, as on a

@@ -145,6 +145,8 @@ pub struct Bottleneck {
     pub rate: Option<Rate>,
     pub rtt: Duration,
     pub line_rate: Rate,
+    /// Bytes the qdisc, the shaper and the line count on top of each IP packet.
+    pub link_header: u32,
     pub shaper: Shaper,
     pub limit: Limit,
     pub loss: f64,
@@ -220,6 +222,12 @@ pub struct Scenario {
 /// Default receive buffer: Linux's `tcp_rmem` maximum (6 MiB) with half of it for payload.
 pub const DEFAULT_RCVBUF: u64 = 3 * 1024 * 1024;
 const DEFAULT_LINE_RATE: Rate = Rate::from_mbps(1000);
+/// The Ethernet header, which Linux's qdiscs count in a packet's length (`qdisc_pkt_len` is
+/// `skb->len`, the frame without its FCS): tbf's tokens and bfifo's limit are spent on it.
+const ETHERNET_HEADER: u64 = 14;
+/// The largest `link_header` accepted: Ethernet with two VLAN tags is 22 B, and tc's
+/// `overhead` for an encapsulating link rarely exceeds a few tens of bytes.
+const MAX_LINK_HEADER: u64 = 64;
 const DEFAULT_INTERVAL: Duration = Duration::from_millis(10);
 /// The finest telemetry interval. The tables grow as 1/interval (a 600 s run at 1 ns would
 /// hold 6·10^11 rows per flow); at 100 µs they are as large as a row per ACK at 120 Mb/s,
@@ -330,6 +338,7 @@ impl Scenario {
                 "rate_bps": b.rate.map(|r| r.bps()),
                 "rtt_ns": b.rtt.as_nanos(),
                 "line_rate_bps": b.line_rate.bps(),
+                "link_header_bytes": b.link_header,
                 "shaper": shaper,
                 "queue": limit,
                 "loss": b.loss,
@@ -620,12 +629,17 @@ fn check_one_packet_fits(spec: &ScenarioSpec, b: &Bottleneck) -> Result<(), Scen
         return Ok(());
     };
     let largest = mss as u64 + HEADER_BYTES as u64;
-    let (packet, why) = if largest > FULL_PACKET_BYTES {
-        let why = format!(" (flow[{i}].mss = {mss} plus {HEADER_BYTES} B of headers)");
+    let (ip, mut why) = if largest > FULL_PACKET_BYTES {
+        let why = format!("flow[{i}].mss = {mss} plus {HEADER_BYTES} B of headers");
         (largest, why)
     } else {
-        (FULL_PACKET_BYTES, String::new())
+        (FULL_PACKET_BYTES, format!("a {FULL_PACKET_BYTES} B packet"))
     };
+    let header = b.link_header as u64;
+    if header > 0 {
+        why = format!("{why}, and bottleneck.link_header = {header} B");
+    }
+    let (packet, why) = (ip + header, format!(" ({why})"));
     if let Shaper::Tbf { burst_bytes } = b.shaper {
         if burst_bytes < packet {
             return err(
@@ -693,6 +707,23 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
             "\"0bps\": the line rate must be greater than 0",
         );
     }
+    let link_header = match (&trace, &b.link_header) {
+        (_, None) if trace.is_some() => 0,
+        (_, None) => ETHERNET_HEADER,
+        (Some(_), Some(h)) if h.0 > 0 => {
+            return err(
+                "bottleneck.link_header",
+                format!("{} B: a trace-driven link (Mahimahi's, on a TUN device) carries bare IP packets; allowed 0 B only", h.0),
+            )
+        }
+        (_, Some(h)) if h.0 > MAX_LINK_HEADER => {
+            return err(
+                "bottleneck.link_header",
+                format!("{} B is out of range: allowed 0 ≤ link_header ≤ {MAX_LINK_HEADER} B (Ethernet's is 14 B)", h.0),
+            )
+        }
+        (_, Some(h)) => h.0,
+    };
     if !(0.0..1.0).contains(&b.loss) {
         return err(
             "bottleneck.loss",
@@ -811,6 +842,7 @@ fn resolve_bottleneck(b: &spec::BottleneckSpec) -> Result<Bottleneck, ScenarioEr
         rate,
         rtt,
         line_rate,
+        link_header: link_header as u32,
         shaper,
         limit,
         loss: b.loss,

@@ -49,6 +49,9 @@ pub struct BottleneckSpec {
     pub rtt: DurationField,
     /// Physical line under the shaper.
     pub line_rate: Option<RateField>,
+    /// The link-layer header the router's qdisc counts in each packet (Linux's `skb->len` on
+    /// an Ethernet device: 14 B; 0 on a trace-driven link).
+    pub link_header: Option<SizeField>,
     /// A `ShaperSpec` table, parsed by `kind::parse`.
     pub shaper: Option<serde_json::Value>,
     /// A `QueueSpec` table, parsed by `kind::parse`.

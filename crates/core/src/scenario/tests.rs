@@ -148,6 +148,28 @@ fn a_buffer_smaller_than_one_packet_is_rejected() {
     assert!(e.message.contains("smaller than one packet"), "{e}");
 }
 
+/// Linux's qdiscs count the 14 B Ethernet header; a Mahimahi link sits on a TUN device and
+/// carries bare IP packets, so a trace-driven link counts none and refuses one.
+#[test]
+fn the_link_header_is_ethernet_by_default_and_none_on_a_trace() {
+    let s = parse(&base()).unwrap();
+    assert_eq!(s.bottleneck.link_header, 14);
+    assert_eq!(s.to_json()["bottleneck"]["link_header_bytes"], 14);
+    let dir = tempfile::tempdir().unwrap();
+    let mut v = base();
+    v["bottleneck"] = trace_link(dir.path(), "t.down", "1\n2\n", "20ms");
+    assert_eq!(parse(&v).unwrap().bottleneck.link_header, 0);
+    v["bottleneck"]["link_header"] = json!("14B");
+    let e = parse(&v).unwrap_err();
+    assert_eq!(e.path, "bottleneck.link_header");
+    assert!(e.message.contains("allowed 0 B only"), "{e}");
+    // without the header a 1500 B buffer holds a full packet again
+    let mut v = base();
+    v["bottleneck"]["link_header"] = json!("0B");
+    v["bottleneck"]["queue"]["limit"] = json!("1500B");
+    assert!(parse(&v).is_ok());
+}
+
 #[test]
 fn a_malformed_trace_file_names_the_file_and_line() {
     let dir = tempfile::tempdir().unwrap();
@@ -801,19 +823,19 @@ fn a_queue_or_bucket_must_hold_the_largest_packet_of_any_flow() {
         v["flow"].as_array_mut().unwrap().push(jumbo);
         parse(&v)
     };
-    let why = "allowed ≥ 9052 bytes (flow[1].mss = 9000 plus 52 B of headers)";
-    let e = with("9051B", "1MB").unwrap_err();
+    let why = "allowed ≥ 9066 bytes (flow[1].mss = 9000 plus 52 B of headers, and bottleneck.link_header = 14 B)";
+    let e = with("9065B", "1MB").unwrap_err();
     assert_eq!(e.path, "bottleneck.queue.limit");
     assert_eq!(
         e.message,
-        format!("9051 bytes is smaller than one packet: {why}")
+        format!("9065 bytes is smaller than one packet: {why}")
     );
-    let e = with("1MB", "9051B").unwrap_err();
+    let e = with("1MB", "9065B").unwrap_err();
     assert_eq!(e.path, "bottleneck.shaper.burst");
     assert!(e.message.ends_with(why), "{e}");
-    assert!(with("9052B", "9052B").is_ok());
+    assert!(with("9066B", "9066B").is_ok());
     assert!(
-        with("1pkts", "9052B").is_ok(),
+        with("1pkts", "9066B").is_ok(),
         "a packet limit holds a packet of any size"
     );
 }
@@ -1013,13 +1035,23 @@ fn bottleneck_ranges_are_checked_at_both_edges() {
             json!({"delay": "1ms", "limit": 4_294_967_296u64}),
             Some(("bottleneck.netem.limit", "4294967296 is out of range")),
         ),
-        ("/bottleneck/shaper/burst", json!("1500B"), None),
+        ("/bottleneck/link_header", json!("0B"), None),
+        ("/bottleneck/link_header", json!("64B"), None),
+        (
+            "/bottleneck/link_header",
+            json!("65B"),
+            Some((
+                "bottleneck.link_header",
+                "65 B is out of range: allowed 0 ≤ link_header ≤ 64 B",
+            )),
+        ),
+        ("/bottleneck/shaper/burst", json!("1514B"), None),
         (
             "/bottleneck/shaper/burst",
-            json!("1499B"),
+            json!("1513B"),
             Some((
                 "bottleneck.shaper.burst",
-                "1499 bytes is smaller than one packet",
+                "1513 bytes is smaller than one packet",
             )),
         ),
         ("/bottleneck/queue/limit", json!("1pkts"), None),
@@ -1028,13 +1060,13 @@ fn bottleneck_ranges_are_checked_at_both_edges() {
             json!("0pkts"),
             Some(("bottleneck.queue.limit", "at least one packet")),
         ),
-        ("/bottleneck/queue/limit", json!("1500B"), None),
+        ("/bottleneck/queue/limit", json!("1514B"), None),
         (
             "/bottleneck/queue/limit",
-            json!("1499B"),
+            json!("1513B"),
             Some((
                 "bottleneck.queue.limit",
-                "1499 bytes is smaller than one packet",
+                "1513 bytes is smaller than one packet",
             )),
         ),
         (

@@ -1,8 +1,9 @@
 //! Drop-tail FIFO: Linux `bfifo` (limit in bytes) and `pfifo` (limit in packets).
 //!
 //! bfifo drops an arriving packet if `backlog + len > limit`; pfifo drops it if
-//! `qlen >= limit` (net/sched/sch_fifo.c). The packet being serialised on the
-//! line has already left the queue and does not count.
+//! `qlen >= limit` (net/sched/sch_fifo.c). `len` is `qdisc_pkt_len`, the IP packet with
+//! the device's link-layer header (`Packet::qdisc_len`). The packet being serialised on
+//! the line has already left the queue and does not count.
 //!
 //! Constants: none; the limit is the scenario's `bottleneck.queue.limit` (default
 //! 1000 packets, Linux's `txqueuelen`).
@@ -38,7 +39,7 @@ impl DropTail {
 
     fn fits(&self, pkt: &Packet) -> bool {
         match self.limit {
-            Limit::Bytes(b) => self.bytes + pkt.wire_bytes as u64 <= b,
+            Limit::Bytes(b) => self.bytes + pkt.qdisc_len as u64 <= b,
             Limit::Packets(n) => self.queue.len() < n as usize,
         }
     }
@@ -48,24 +49,24 @@ impl Qdisc for DropTail {
     fn enqueue(&mut self, _now: Time, pkt: Packet) -> Result<(), Dropped> {
         if !self.fits(&pkt) {
             self.stats.dropped_pkts += 1;
-            self.stats.dropped_bytes += pkt.wire_bytes as u64;
+            self.stats.dropped_bytes += pkt.qdisc_len as u64;
             return Err(Dropped {
                 packet: pkt,
                 reason: DropReason::QueueFull,
             });
         }
         self.stats.enqueued_pkts += 1;
-        self.stats.enqueued_bytes += pkt.wire_bytes as u64;
-        self.bytes += pkt.wire_bytes as u64;
+        self.stats.enqueued_bytes += pkt.qdisc_len as u64;
+        self.bytes += pkt.qdisc_len as u64;
         self.queue.push_back(pkt);
         Ok(())
     }
 
     fn dequeue(&mut self, _now: Time, _drops: &mut Vec<Dropped>) -> Option<Packet> {
         let pkt = self.queue.pop_front()?;
-        self.bytes -= pkt.wire_bytes as u64;
+        self.bytes -= pkt.qdisc_len as u64;
         self.stats.dequeued_pkts += 1;
-        self.stats.dequeued_bytes += pkt.wire_bytes as u64;
+        self.stats.dequeued_bytes += pkt.qdisc_len as u64;
         Some(pkt)
     }
 
