@@ -41,6 +41,9 @@ pub struct Rack {
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Detection {
     pub newly_lost: u32,
+    /// Of them, retransmissions marked lost again (Linux `FLAG_LOST_RETRANS`: `retrans_out`
+    /// fell while marking).
+    pub lost_retrans: u32,
     /// When the most recently sent of them was sent.
     pub newest_lost_sent: Option<Time>,
     /// Deadline for the reorder timer, if packets are waiting out their window.
@@ -151,6 +154,7 @@ impl Rack {
             }
             let deadline = t + self.rtt + reo_wnd;
             if deadline <= now {
+                out.lost_retrans += u32::from(seg.lost);
                 sb.mark_lost(idx);
                 marked.push(idx);
                 out.newly_lost += 1;
@@ -256,6 +260,7 @@ mod tests {
             d,
             Detection {
                 newly_lost: 0,
+                lost_retrans: 0,
                 newest_lost_sent: None,
                 reorder_deadline: Some(Time::from_millis(121))
             }
@@ -263,6 +268,7 @@ mod tests {
         assert!(marked.is_empty());
         let d = rack.detect(Time::from_millis(119), &mut sb, reo, &mut marked);
         assert_eq!((d.newly_lost, d.newest_lost_sent), (1, Some(Time::ZERO)));
+        assert_eq!(d.lost_retrans, 0, "an original transmission");
         assert_eq!(marked, [0]);
     }
 

@@ -65,6 +65,12 @@ impl SendQueueKind {
         }
     }
 
+    /// TCP's Loss state gives way to Recovery when a retransmission is lost again
+    /// (`tcp_fastretrans_alert`, `tcp_rack_reo_timeout`); nginx-quic has no such states.
+    pub fn has_tcp_loss_states(self) -> bool {
+        self == SendQueueKind::Linux
+    }
+
     /// Every ACK restarts the retransmission timer (QUIC's probe timeout), not only one
     /// that acknowledges the oldest segment.
     pub fn timer_restarts_on_every_ack(self) -> bool {

@@ -120,7 +120,7 @@ impl TcpSender {
             self.reo_deadline = det.reorder_deadline;
         }
         let tlp_cwr = self.check_tlp_ack(pkt, advanced, newly_sacked);
-        self.update_ca_state(now, advanced);
+        self.update_ca_state(now, advanced, det.lost_retrans > 0);
 
         self.rate.generate(
             now,
@@ -218,8 +218,12 @@ impl TcpSender {
         false
     }
 
-    /// Linux `tcp_fastretrans_alert`, reduced to what RACK-based SACK TCP does.
-    pub(super) fn update_ca_state(&mut self, now: Time, advanced: bool) {
+    /// Linux `tcp_fastretrans_alert`, reduced to what RACK-based SACK TCP does. In Loss,
+    /// `leave_loss` (a retransmission marked lost again: `FLAG_LOST_RETRANS`, "Change state
+    /// if cwnd is undone or retransmits are lost") starts Recovery, with a new reduction
+    /// (`tcp_enter_recovery`: Loss is not a cwnd reduction); the nginx-quic stack has no
+    /// such states, so its flows stay in Loss.
+    pub(super) fn update_ca_state(&mut self, now: Time, advanced: bool, leave_loss: bool) {
         if self.ca_state >= CaState::Recovery && self.snd_una >= self.high_seq && advanced {
             if self.ca_state == CaState::Recovery {
                 // `tcp_end_cwnd_reduction` restamps the window
@@ -227,7 +231,10 @@ impl TcpSender {
             }
             self.ca_state = CaState::Open;
         }
-        if self.ca_state < CaState::Recovery {
+        let loss_to_recovery = leave_loss
+            && self.ca_state == CaState::Loss
+            && self.cfg.send_queue.has_tcp_loss_states();
+        if self.ca_state < CaState::Recovery || loss_to_recovery {
             if self.sb.lost_out > 0 {
                 self.high_seq = self.snd_nxt;
                 self.ca_state = CaState::Recovery;

@@ -8,7 +8,8 @@
 //!     each delivered segment feeds rate sampling, RACK, and the RTT samples
 //!  3. RTT estimator, RTO, min RTT            (tcp_ack_update_rtt)
 //!  4. RACK marks losses                      (tcp_rack_mark_lost; the algorithm hears of them)
-//!  5. CA state: leave Recovery/Loss at high_seq, enter Recovery on loss
+//!  5. CA state: leave Recovery/Loss at high_seq, enter Recovery on loss (from Loss
+//!     when a retransmission is lost again)
 //!  6. rate sample                            (tcp_rate_gen)
 //!  7. congestion control                     (tcp_cong_control)
 //!  8. retransmit lost segments, then new data, within cwnd, rwnd and pacing

@@ -2,7 +2,9 @@
 //! reorder timer.
 
 use super::super::*;
-use super::harness::{ack_through, cubic, cubic_run, feed_sack, mid_slow_start, Spy, MSS, NOW};
+use super::harness::{
+    ack_through, cubic, cubic_run, feed_sack, mid_slow_start, sack, Spy, MSS, NOW,
+};
 use crate::net::packet::SackBlock;
 
 /// Five segments sent at 20 ms with the handshake (SRTT 20 ms, RTO 220 ms), none
@@ -435,4 +437,46 @@ fn a_reset_sender_sends_nothing_more() {
         "an ACK after the reset is ignored"
     );
     assert_eq!(tx.snd_una, 0);
+}
+
+/// `tcp_fastretrans_alert` in Loss: "Change state if cwnd is undone or retransmits are
+/// lost". A retransmission the timeout sent, marked lost again by RACK when a later one is
+/// SACKed, moves TCP from Loss to Recovery with a new reduction (`tcp_enter_recovery`; Loss
+/// is not a cwnd reduction). The nginx-quic stack has no such states and stays in Loss.
+#[test]
+fn a_retransmission_lost_again_moves_tcp_from_loss_to_recovery() {
+    let mut tx = mid_slow_start(cubic());
+    let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
+    tx.cc = Some(Box::new(spy));
+    let at = NOW + Duration::from_millis(3);
+    tx.rto_deadline = Some(at);
+    let resent = fire(&mut tx, at);
+    let h = tx.sb.indices().start;
+    let seq: Vec<u64> = (h..h + 2).map(|i| tx.sb.get(i).unwrap().seq).collect();
+    assert_eq!(seqs(&resent[..2]), [(seq[0], true), (seq[1], true)]);
+    assert_eq!(tx.ca_state, CaState::Loss);
+    // the second retransmission arrives; the head's, sent with it, is lost again
+    let arrives = at + Duration::from_millis(25);
+    let ack = sack(&tx, h + 1, h + 2, arrives);
+    let (mut out, nxt) = (Outbox::default(), tx.snd_nxt);
+    let reductions = heard.borrow().reductions.len();
+    tx.on_packet(arrives, &ack, &mut out);
+    assert!(
+        out.packets.iter().any(|p| p.seq == seq[0] && p.is_retrans),
+        "the head is resent again"
+    );
+    assert_eq!((tx.ca_state, tx.high_seq), (CaState::Recovery, nxt));
+    {
+        let heard = heard.borrow();
+        assert_eq!(heard.reductions.len(), reductions + 1);
+        assert_eq!(heard.reductions.last().unwrap().ca_state, CaState::Recovery);
+    }
+    // the same news on the nginx-quic stack
+    let mut quic = mid_slow_start(cubic());
+    quic.cfg.send_queue = SendQueueKind::NginxQuic;
+    quic.rto_deadline = Some(at);
+    fire(&mut quic, at);
+    assert!(quic.sb.lost_out > 0);
+    quic.update_ca_state(arrives, false, true);
+    assert_eq!(quic.ca_state, CaState::Loss, "nginx-quic");
 }
