@@ -3,9 +3,11 @@
 
 use super::super::*;
 use super::harness::{
-    ack_through, cubic, cubic_run, feed_sack, mid_slow_start, sack, Spy, MSS, NOW,
+    ack_through, cubic, cubic_run, feed_sack, mid_slow_start, sack, Heard, Spy, MSS, NOW,
 };
 use crate::net::packet::SackBlock;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Five segments sent at 20 ms with the handshake (SRTT 20 ms, RTO 220 ms), none
 /// acknowledged yet at 21 ms, nothing more written.
@@ -19,6 +21,14 @@ fn five_out() -> TcpSender {
 
 const RTO: Duration = Duration::from_millis(220);
 const FIRST_SEND: Time = Time::from_millis(20);
+
+/// Replaces `tx`'s algorithm by a spy whose window leaves room for ten more packets; what
+/// the spy hears.
+fn spy_on(tx: &mut TcpSender) -> Rc<RefCell<Heard>> {
+    let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
+    tx.cc = Some(Box::new(spy));
+    heard
+}
 
 /// The (sequence, retransmission) of each packet.
 fn seqs(packets: &[Packet]) -> Vec<(u64, bool)> {
@@ -200,8 +210,7 @@ fn the_reorder_timer_marks_the_loss_and_a_window_algorithm_takes_one_prr_step() 
     ] {
         let window_based = !cc.is_model_based();
         let mut tx = mid_slow_start(cc);
-        let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
-        tx.cc = Some(Box::new(spy));
+        let heard = spy_on(&mut tx);
         let h = tx.sb.indices().start;
         let (seq, sent) = (tx.sb.get(h).unwrap().seq, tx.sb.get(h).unwrap().sent_at);
         // 1, sent with 0, SACKed: 0 waits out a reorder window
@@ -246,8 +255,7 @@ fn the_reorder_timer_marks_the_loss_and_a_window_algorithm_takes_one_prr_step() 
 #[test]
 fn a_reorder_timer_that_finds_nothing_lost_changes_nothing() {
     let mut tx = mid_slow_start(cubic());
-    let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
-    tx.cc = Some(Box::new(spy));
+    let heard = spy_on(&mut tx);
     let at = NOW + Duration::from_millis(1);
     tx.reo_deadline = Some(at);
     assert!(fire(&mut tx, at).is_empty());
@@ -262,8 +270,7 @@ fn a_reorder_timer_that_finds_nothing_lost_changes_nothing() {
 #[test]
 fn a_timeout_marks_the_old_packets_lost_resends_the_head_and_backs_off() {
     let mut tx = mid_slow_start(cubic());
-    let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
-    tx.cc = Some(Box::new(spy));
+    let heard = spy_on(&mut tx);
     let at = NOW + Duration::from_millis(3);
     let rack_rtt = tx.rack.rtt();
     let sent = |tx: &TcpSender| -> Vec<Time> {
@@ -339,8 +346,7 @@ fn a_timeout_is_a_new_episode_unless_one_is_under_way() {
     let at = NOW + Duration::from_millis(3);
     let episode = |configure: &dyn Fn(&mut TcpSender)| {
         let mut tx = mid_slow_start(cubic());
-        let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
-        tx.cc = Some(Box::new(spy));
+        let heard = spy_on(&mut tx);
         configure(&mut tx);
         (tx.tlp_deadline, tx.reo_deadline, tx.rto_deadline) = (None, None, Some(at));
         fire(&mut tx, at);
@@ -446,8 +452,7 @@ fn a_reset_sender_sends_nothing_more() {
 #[test]
 fn a_retransmission_lost_again_moves_tcp_from_loss_to_recovery() {
     let mut tx = mid_slow_start(cubic());
-    let (spy, heard) = Spy::new(tx.sb.inflight() + 10, None);
-    tx.cc = Some(Box::new(spy));
+    let heard = spy_on(&mut tx);
     let at = NOW + Duration::from_millis(3);
     tx.rto_deadline = Some(at);
     let resent = fire(&mut tx, at);
