@@ -31,7 +31,11 @@
 //! would leave as a partial skb may wait for the next ACK (`tcp_tso_should_defer`).
 //!
 //! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no Nagle (TCP_NODELAY);
-//! no zero-window probes (receivers here always reopen with an update). A tail-loss probe
+//! no zero-window probes (receivers here always reopen with an update); no TCP timestamps, so
+//! an ACK that covers only retransmitted data gives no RTT sample (Linux takes one from the
+//! echoed timestamp, in whole milliseconds, and hands it to the algorithm as `rs->rtt_us`);
+//! a D-SACK is not counted as delivered (newer Linux adds the duplicate segments to
+//! `delivered`, `tcp_dsack_seen`: "A spurious retransmission is delivered"). A tail-loss probe
 //! that repaired a loss (an ACK beyond the probe's end, with no DSACK or pure duplicate ACK
 //! before it) causes the one-shot CWR reduction Linux applies; a window update does not count
 //! as news there (`FLAG_WIN_UPDATE`), as ACKs here carry no data and rarely move the window.
