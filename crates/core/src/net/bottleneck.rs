@@ -279,20 +279,25 @@ mod tests {
     }
 
     /// Linux's tbf and bfifo count `skb->len`, the frame with its 14 B Ethernet header: a
-    /// 1500 B packet spends 1514 B of tokens and of the limit.
+    /// 1500 B packet spends 1514 B of tokens, of the line and of the limit.
     #[test]
     fn the_link_header_is_charged_to_the_bucket_the_line_and_the_limit() {
-        let service = Service::Shaped {
-            bucket: TokenBucket::new(Rate::from_mbps(25), 3028),
-            line_rate: Rate::from_mbps(1000),
+        let shaped = |limit: u64| {
+            let service = Service::Shaped {
+                bucket: TokenBucket::new(Rate::from_mbps(25), 3028),
+                line_rate: Rate::from_mbps(1000),
+            };
+            let q = Box::new(DropTail::new(Limit::Bytes(limit)));
+            Bottleneck::new(q, service, 0.0, Rng::stream(1, 1)).with_link_header(14)
         };
-        let q = Box::new(DropTail::new(Limit::Bytes(3 * 1514)));
-        let mut b = Bottleneck::new(q, service, 0.0, Rng::stream(1, 1)).with_link_header(14);
+        // 4541 B would hold three bare 1500 B packets, but only two frames
+        let mut b = shaped(3 * 1514 - 1);
+        fill(&mut b, 2);
+        assert_eq!(b.backlog_bytes(), 2 * 1514);
+        let third = b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO));
+        assert_eq!(third.unwrap_err().reason, DropReason::QueueFull);
+        let mut b = shaped(1_000_000);
         fill(&mut b, 3);
-        assert_eq!(b.backlog_bytes(), 3 * 1514);
-        // a fourth frame would pass 3 × 1514 B; three bare packets and a fourth would not
-        let fourth = b.arrive(Time::ZERO, Packet::data(0, 0, 1448, false, Time::ZERO));
-        assert_eq!(fourth.unwrap_err().reason, DropReason::QueueFull);
         let d = drain(&mut b, Time::ZERO);
         let starts: Vec<u64> = d.iter().map(|(s, _)| s.as_nanos()).collect();
         // two frames at 1 Gb/s (12.112 µs each), then 1514 B of tokens at 25 Mb/s: 484.48 µs
