@@ -119,6 +119,14 @@ struct ClientConn {
     log: VecDeque<(Option<u64>, u64)>,
 }
 
+impl ClientConn {
+    /// It becomes idle now: the next of the client's `idled` moments.
+    fn become_idle(&mut self, idled: &mut u64) {
+        self.idle_since = *idled;
+        *idled += 1;
+    }
+}
+
 #[derive(Debug, Default)]
 struct ServerConn {
     /// Exchanges with bytes still to write, in round-robin order: (id, bytes left, header sent).
@@ -233,8 +241,7 @@ impl Http {
     pub fn on_connected(&mut self, conn: ConnId, net: &mut dyn Net) {
         if let Some(c) = self.client.get_mut(&conn) {
             c.connected = true;
-            c.idle_since = self.idled;
-            self.idled += 1;
+            c.become_idle(&mut self.idled);
         }
         self.dispatch(net);
     }
@@ -278,8 +285,7 @@ impl Http {
                 x.completed_at = Some(now);
                 if c.busy == Some(id) {
                     c.busy = None;
-                    c.idle_since = self.idled;
-                    self.idled += 1;
+                    c.become_idle(&mut self.idled);
                     freed = true;
                 }
             }

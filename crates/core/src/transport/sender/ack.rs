@@ -222,8 +222,8 @@ impl TcpSender {
     /// `leave_loss` (a retransmission marked lost again: `FLAG_LOST_RETRANS`, "Change state
     /// if cwnd is undone or retransmits are lost") starts Recovery, with a new reduction
     /// (`tcp_enter_recovery`: Loss is not a cwnd reduction); the nginx-quic stack has no
-    /// such states, so its flows stay in Loss.
-    pub(super) fn update_ca_state(&mut self, now: Time, advanced: bool, leave_loss: bool) {
+    /// such states, so its flows stay in Loss. True if Recovery began.
+    pub(super) fn update_ca_state(&mut self, now: Time, advanced: bool, leave_loss: bool) -> bool {
         if self.ca_state >= CaState::Recovery && self.snd_una >= self.high_seq && advanced {
             if self.ca_state == CaState::Recovery {
                 // `tcp_end_cwnd_reduction` restamps the window
@@ -243,13 +243,14 @@ impl TcpSender {
                 self.tlp_high_seq = None; // tcp_init_cwnd_reduction
                 let conn = conn_view(self, now, advanced);
                 self.cc.as_mut().unwrap().on_recovery_start(now, &conn);
-            } else {
-                self.ca_state = if self.sb.sacked_out > 0 {
-                    CaState::Disorder
-                } else {
-                    CaState::Open
-                };
+                return true;
             }
+            self.ca_state = if self.sb.sacked_out > 0 {
+                CaState::Disorder
+            } else {
+                CaState::Open
+            };
         }
+        false
     }
 }

@@ -132,21 +132,16 @@ impl TcpSender {
         self.reo_deadline = det.reorder_deadline;
         if det.newly_lost > 0 {
             self.losses_detected(now, &det, false);
-            // `icsk_ca_state != TCP_CA_Recovery`: from Loss too
-            let tcp_loss =
-                self.ca_state == CaState::Loss && self.cfg.send_queue.has_tcp_loss_states();
-            if self.ca_state < CaState::Recovery || tcp_loss {
-                self.update_ca_state(now, false, true);
-                if !self.cc_config.is_model_based() {
-                    // tcp_cwnd_reduction(sk, 1, 0): one PRR step as if one packet had been delivered
-                    let rs = RateSample {
-                        acked_sacked: 1,
-                        prior_in_flight: self.sb.inflight(),
-                        ..RateSample::default()
-                    };
-                    let conn = conn_view(self, now, false);
-                    self.cc.as_mut().unwrap().on_ack(now, &conn, &rs);
-                }
+            // `icsk_ca_state != TCP_CA_Recovery`: Recovery begins, from Loss too
+            if self.update_ca_state(now, false, true) && !self.cc_config.is_model_based() {
+                // tcp_cwnd_reduction(sk, 1, 0): one PRR step as if one packet had been delivered
+                let rs = RateSample {
+                    acked_sacked: 1,
+                    prior_in_flight: self.sb.inflight(),
+                    ..RateSample::default()
+                };
+                let conn = conn_view(self, now, false);
+                self.cc.as_mut().unwrap().on_ack(now, &conn, &rs);
             }
             self.try_send(now, out);
         }
