@@ -3,15 +3,16 @@
 "BBR against CUBIC on a real kernel", "Fig. 8 on a real kernel"; www21.md: "Fig. 14's rate
 samples on the real kernel") and simulated on the same path: the standing queue that n BBR flows
 keep in an 8 BDP buffer, the shares of 2 BBR + 2 CUBIC flows as the buffer grows from 1 to 8 BDP,
-what 1–5 BBR flows retransmit in a half-BDP buffer, and how often a video client's BBR reports a
-delivery rate above the link behind WWW'21's deep buffer and 1 MB bucket.
+what 1–5 BBR flows retransmit in a half-BDP buffer, how often a video client's BBR reports a
+delivery rate above the link behind WWW'21's deep buffer and 1 MB bucket, and the rates near
+20 Mb/s at which one BBR flow's share against one CUBIC flow dips (drop-tail phase effects).
 
 The real runs: `RATE=<rate> DELAY=<rtt> tools/realstack/run.sh DIR <cc> <limit>b <burst> bulk:<n>
-<seconds>` (cc `bbr`, or `bbr,cubic` for the mix; `OFFLOADS=off` for the retransmissions) then
-`tools/realstack/bulk_summary.py DIR <rate> <rtt> <warm-up>`, the tbf's backlog sampled every
-50 ms, each flow's `bytes_acked` every 0.5 s after the warm-up, and the server's retransmitted
-segments over the whole run. Linux 6.18's BBR has the ACK-aggregation allowance of v4.20 on,
-which is the core's default `bbr`.
+<seconds>` (cc `bbr`, or `bbr,cubic` for the mix; `OFFLOADS=off` for the retransmissions and
+the phases) then `tools/realstack/bulk_summary.py DIR <rate> <rtt> <warm-up>`, the tbf's
+backlog sampled every 50 ms, each flow's `bytes_acked` every 0.5 s after the warm-up, and the
+server's retransmitted segments over the whole run. Linux 6.18's BBR has the ACK-aggregation
+allowance of v4.20 on, which is the core's default `bbr`.
 """
 
 from __future__ import annotations
@@ -207,3 +208,64 @@ def test_bbrs_delivery_rate_exceeds_the_link_as_often_as_on_the_real_kernel(repr
         ABOVE_LINK_TOLERANCE,
         digits=1,
     )
+
+
+# Drop-tail phase effects (Floyd & Jacobson, 1992). CUBIC's ACK-clocked packets reach a full queue
+# at a fixed offset from the moment a departure frees a slot: the round trip's remainder over a
+# frame's time at the bottleneck. Which flow's packets the queue drops, and so the share, moves
+# with that remainder. One BBR and one CUBIC flow, 40 ms, a 2 BDP limit, a 10 KB bucket, 60 s,
+# shares from 10 s, `OFFLOADS=off`, at rates a few hundred kb/s apart. At 19.7, 20.0 and 20.3 Mb/s
+# a 1514 B frame's time divides 40 ms almost exactly (65.06, 66.05, 67.04 times); at 19.9 and
+# 20.2 Mb/s about 0.7 of a frame is left over. BBR's share on the kernel, by rate: 57.5 / 53.2,
+# 57.0 / 57.5, 55.8 / 51.1 / 53.6 / 54.4, 60.6 / 57.7 / 58.5 / 58.0 and 54.8 / 54.1 % (20.1 Mb/s,
+# 0.38 left over: 56.3 / 55.5 %). Counted without the 14 B header, the whole-number rates would be
+# 19.8, 20.1 and 20.4 Mb/s instead, and bloatlab's share is then highest at 19.7, 20.0 and 20.3.
+REAL_KERNEL_PHASE_SHARE = {19.7: 0.5535, 19.9: 0.5725, 20.0: 0.5373, 20.2: 0.5870, 20.3: 0.5445}
+IN_PHASE = (19.7, 20.0, 20.3)
+PHASE_DIP = 0.02  # absolute: the kernel's dip is 3.5 pp
+PHASE_MEAN_TOLERANCE = 0.04  # absolute: the kernel's runs at one rate span up to 4.7 pp
+
+
+def test_bbrs_share_against_cubic_dips_at_the_same_rates_as_on_the_real_kernel(reproduce) -> None:
+    rates = list(REAL_KERNEL_PHASE_SHARE)
+    pair = [bulk("bbr", "bbr"), bulk("cubic", "cubic")]
+    scenarios = [
+        {**on_the_real_path(f"{rate}Mbps", "2BDP", pair, "60s", "10s", rtt="40ms"), "seed": seed}
+        for rate in rates
+        for seed in SEEDS
+    ]
+    runs = iter(run_all(scenarios))
+    ours = {}
+    for rate in rates:
+        shares = []
+        for _ in SEEDS:
+            flows = next(runs).summary["flows"]
+            total = sum(f["goodput_bps"] for f in flows.values())
+            shares.append(flows["bbr"]["goodput_bps"] / total)
+        ours[rate] = sum(shares) / len(shares)
+
+    def dip(share: dict[float, float]) -> float:
+        """The mean share off the whole-number rates less the mean share at them."""
+        off = [s for r, s in share.items() if r not in IN_PHASE]
+        at = [share[r] for r in IN_PHASE]
+        return sum(off) / len(off) - sum(at) / len(at)
+
+    real_dip, our_dip = dip(REAL_KERNEL_PHASE_SHARE), dip(ours)
+    held = reproduce(
+        "Linux 6.18: 1 BBR + 1 CUBIC, 40 ms, 2 BDP: BBR's share at 19.9 / 20.2 Mb/s over its "
+        "share at 19.7 / 20.0 / 20.3 Mb/s",
+        f"{real_dip * 100:+.1f} pp",
+        f"{our_dip * 100:+.1f} pp (" + ", ".join(f"{ours[r]:.1%}" for r in rates) + ")",
+        f"≥ +{PHASE_DIP * 100:g} pp",
+        our_dip >= PHASE_DIP,
+    )
+    real_mean = sum(REAL_KERNEL_PHASE_SHARE.values()) / len(rates)
+    held &= beside_the_kernel(
+        reproduce,
+        "1 BBR + 1 CUBIC, 19.7-20.3 Mb/s, 40 ms, 2 BDP: BBR's mean share",
+        real_mean,
+        sum(ours.values()) / len(rates),
+        PHASE_MEAN_TOLERANCE,
+        digits=1,
+    )
+    assert held
