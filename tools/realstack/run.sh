@@ -15,7 +15,7 @@
 # nstat_log.py). RATE sets the bottleneck rate (default 25mbit).
 # OFFLOADS=off in the environment turns off TSO/GSO at the server and GRO at the router, so every
 # packet crosses the router alone as in bloatlab's model; by default the kernel hands the router
-# GSO super-packets, which tbf queues (and drops) whole.
+# GSO super-packets, which tbf queues (and drops) whole. Needs ethtool (Debian's `ethtool`).
 # ABR=abrBola (or abrThroughput) picks dash.js's ABR strategy instead of its default, DYNAMIC.
 # LOSS=0.01 drops that share of the server's packets at random as the router forwards them,
 # before the tbf (nftables' numgen; this kernel has no netem and no gact); needs nft.
@@ -90,6 +90,7 @@ if [[ -n ${LOSS:-} ]]; then
         "<" "$(python3 -c "print(round($LOSS * 10000))")" counter drop
 fi
 if [[ ${OFFLOADS:-on} == off ]]; then
+    command -v ethtool > /dev/null || { echo "OFFLOADS=off needs ethtool" >&2; exit 2; }
     ip netns exec srv ethtool -K srv0 tso off gso off > /dev/null
     ethtool -K srvR gro off > /dev/null
 fi
