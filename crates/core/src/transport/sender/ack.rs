@@ -100,6 +100,12 @@ impl TcpSender {
             });
             self.snd_una = pkt.seq;
         }
+        if pkt.dsack {
+            // `tcp_dsack_seen`: "A spurious retransmission is delivered" (one segment: the
+            // receiver here acknowledges each duplicate at once)
+            self.rate.delivered += 1;
+            delivered_now += 1;
+        }
         self.update_rtt(
             now,
             pkt,

@@ -33,12 +33,15 @@
 //! Deviations from Linux: no F-RTO and no undo of spurious recoveries; no Nagle (TCP_NODELAY);
 //! no zero-window probes (receivers here always reopen with an update); no TCP timestamps, so
 //! an ACK that covers only retransmitted data gives no RTT sample (Linux takes one from the
-//! echoed timestamp, in whole milliseconds, and hands it to the algorithm as `rs->rtt_us`);
-//! a D-SACK is not counted as delivered (newer Linux adds the duplicate segments to
-//! `delivered`, `tcp_dsack_seen`: "A spurious retransmission is delivered"). A tail-loss probe
-//! that repaired a loss (an ACK beyond the probe's end, with no DSACK or pure duplicate ACK
-//! before it) causes the one-shot CWR reduction Linux applies; a window update does not count
-//! as news there (`FLAG_WIN_UPDATE`), as ACKs here carry no data and rarely move the window.
+//! echoed timestamp, in whole milliseconds, and hands it to the algorithm as `rs->rtt_us`).
+//!
+//! A D-SACK counts its duplicate segment as delivered, to the rate sampler and to the
+//! algorithm's `acked_sacked` (`tcp_dsack_seen`: "A spurious retransmission is delivered").
+//! The nginx-quic stack counts it too: there the spurious copy is a new packet, which the
+//! client acknowledges. A tail-loss probe that repaired a loss (an ACK beyond the probe's
+//! end, with no DSACK or pure duplicate ACK before it) causes the one-shot CWR reduction
+//! Linux applies; a window update does not count as news there (`FLAG_WIN_UPDATE`), as ACKs
+//! here carry no data and rarely move the window.
 
 use super::pacer::socket_rate::{socket_pacing_rate, Window};
 use super::pacer::{Pacer, PacerKind};

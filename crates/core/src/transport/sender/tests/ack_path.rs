@@ -314,3 +314,24 @@ fn a_probe_that_repaired_a_loss_reduces_the_window_once_in_cwr() {
         .collect();
     assert_eq!(cwr, [CaState::Cwr]);
 }
+
+/// `tcp_dsack_seen`: "A spurious retransmission is delivered". A duplicate ACK reporting a
+/// duplicate segment counts that segment delivered, in its own sample's `acked_sacked` and
+/// in the delivery count of every later sample; the same ACK without the report, not.
+#[test]
+fn a_dsack_counts_its_duplicate_segment_as_delivered() {
+    let later_delivered = |dsack: bool| {
+        let mut tx = mid_slow_start(cubic());
+        let before = tx.rate.delivered;
+        let mut dup = ack_to(tx.snd_una, NOW);
+        dup.dsack = dsack;
+        let rs = feed(&mut tx, &dup);
+        assert_eq!(tx.rate.delivered - before, u64::from(dsack));
+        assert_eq!(rs.acked_sacked, u32::from(dsack));
+        let head = tx.sb.indices().start;
+        feed_through(&mut tx, head, NOW + Duration::from_millis(1)).delivered
+    };
+    let (without, with) = (later_delivered(false), later_delivered(true));
+    assert_eq!(with, without.map(|d| d + 1));
+    assert!(without.is_some());
+}
