@@ -20,6 +20,7 @@
 # LOSS=0.01 drops that share of the server's packets at random as the router forwards them,
 # before the tbf (nftables' numgen; this kernel has no netem and no gact); needs nft.
 # DELAY=0.010 sets the round-trip delay in seconds (default 0.100; Table 1 also uses 10 ms).
+# COMP_SACK_NR=0 turns off the client's SACK compression (net.ipv4.tcp_comp_sack_nr, default 44).
 # RATES=1 logs, at every ACK the server receives, the delivery-rate sample tcp_info reports
 # (rates.bt, needs bpftrace; OUTDIR/rates.log, read by rates_log.py).
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
@@ -54,6 +55,7 @@ cleanup
 
 ip netns add srv
 ip netns add cli
+[[ -n ${COMP_SACK_NR:-} ]] && ip netns exec cli sysctl -qw net.ipv4.tcp_comp_sack_nr="$COMP_SACK_NR"
 ip link add srv0 type veth peer name srvR
 ip link add cli0 type veth peer name cliR
 ip link set srv0 netns srv
