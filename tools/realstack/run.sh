@@ -21,6 +21,8 @@
 # before the tbf (nftables' numgen; this kernel has no netem and no gact); needs nft.
 # DELAY=0.010 sets the round-trip delay in seconds (default 0.100; Table 1 also uses 10 ms).
 # COMP_SACK_NR=0 turns off the client's SACK compression (net.ipv4.tcp_comp_sack_nr, default 44).
+# DELAY_LOG=1 has the delay line log how late it released each ACK (OUTDIR/delay.lat, read by
+# delay_log.py).
 # RATES=1 logs, at every ACK the server receives, the delivery-rate sample tcp_info reports
 # (rates.bt, needs bpftrace; OUTDIR/rates.log, read by rates_log.py).
 # HTTP=h2 (dash.js only) serves the media with nginx over HTTP/2, as WWW'21's Fig. 4/5 testbed
@@ -41,7 +43,7 @@ cleanup() {
     [[ -n ${sampler:-} ]] && kill "$sampler" 2>/dev/null || true
     [[ -n ${qsampler:-} ]] && kill "$qsampler" 2>/dev/null || true
     [[ -n ${rsampler:-} ]] && kill -INT "$rsampler" 2>/dev/null || true
-    [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null || true
+    [[ -n ${delay_pid:-} ]] && kill "$delay_pid" 2>/dev/null && wait "$delay_pid" 2>/dev/null || true
     ip netns pids srv 2>/dev/null | xargs -r kill 2>/dev/null || true
     ip netns pids cli 2>/dev/null | xargs -r kill 2>/dev/null || true
     ip netns del srv 2>/dev/null || true
@@ -74,7 +76,7 @@ ip netns exec srv ip route add default via 10.0.1.254
 sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.rp_filter=0 net.ipv4.conf.default.rp_filter=0
 
 rm -f "$out/delay.ready"
-python3 "$here/delay_line.py" $delay "$out/delay.ready" &
+python3 "$here/delay_line.py" $delay "$out/delay.ready" ${DELAY_LOG:+"$out/delay.lat"} &
 delay_pid=$!
 for _ in $(seq 50); do [[ -f $out/delay.ready ]] && break; sleep 0.1; done
 ip link set tunC netns cli
