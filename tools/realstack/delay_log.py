@@ -8,14 +8,15 @@ import sys
 from pathlib import Path
 
 
-def main() -> None:
-    late = [int(x) for x in (Path(sys.argv[1]) / "delay.lat").read_text().split()]
+def summary(outdir: Path) -> str:
+    """The count of packets and the percentiles of their lateness."""
+    late = [int(x) for x in (outdir / "delay.lat").read_text().split()]
     p = statistics.quantiles(late, n=100)
-    print(
+    return (
         f"{len(late)} packets released late by p10 {p[9]:.0f}, p50 {p[49]:.0f}, "
         f"p90 {p[89]:.0f}, p99 {p[98]:.0f}, max {max(late)} µs"
     )
 
 
 if __name__ == "__main__":
-    main()
+    print(summary(Path(sys.argv[1])))
