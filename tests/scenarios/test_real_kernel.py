@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 from helpers import run_all
 
+import bloatlab
 from bloatlab.builders import HOST_JITTER, bulk, dumbbell
 
 
@@ -140,24 +141,25 @@ RETRANS_TOLERANCE = 0.025  # absolute: the two real 5-flow runs differ by 3.9 pp
 SEEDS = (1, 2, 3)
 
 
+def over_the_seeds(paths: list[dict[str, Any]]) -> list[list[bloatlab.Result]]:
+    """Each path run at each of `SEEDS`: its runs, path by path."""
+    runs = iter(run_all({**path, "seed": seed} for path in paths for seed in SEEDS))
+    return [[next(runs) for _ in SEEDS] for _ in paths]
+
+
 def test_bbr_flows_retransmit_in_a_half_bdp_buffer_as_on_the_real_kernel(reproduce) -> None:
     counts = list(REAL_KERNEL_RETRANS)
-    scenarios = [
-        {
-            **on_the_real_path(
-                "100Mbps", "250000B", [bulk("bbr", "bbr", n)], "60s", rtt="40ms", burst="100KB"
-            ),
-            "seed": seed,
-        }
+    paths = [
+        on_the_real_path(
+            "100Mbps", "250000B", [bulk("bbr", "bbr", n)], "60s", rtt="40ms", burst="100KB"
+        )
         for n in counts
-        for seed in SEEDS
     ]
-    runs = iter(run_all(scenarios))
     held = []
-    for n in counts:
+    for n, runs in zip(counts, over_the_seeds(paths), strict=True):
         ratios = []
-        for _ in SEEDS:
-            flows = next(runs).summary["flows"].values()
+        for run in runs:
+            flows = run.summary["flows"].values()
             retransmitted = sum(f["bytes_retransmitted"] for f in flows)
             ratios.append(retransmitted / sum(f["bytes_delivered"] for f in flows))
         real, ours = REAL_KERNEL_RETRANS[n], sum(ratios) / len(ratios)
@@ -229,17 +231,14 @@ PHASE_MEAN_TOLERANCE = 0.04  # absolute: the kernel's runs at one rate span up t
 def test_bbrs_share_against_cubic_dips_at_the_same_rates_as_on_the_real_kernel(reproduce) -> None:
     rates = list(REAL_KERNEL_PHASE_SHARE)
     pair = [bulk("bbr", "bbr"), bulk("cubic", "cubic")]
-    scenarios = [
-        {**on_the_real_path(f"{rate}Mbps", "2BDP", pair, "60s", "10s", rtt="40ms"), "seed": seed}
-        for rate in rates
-        for seed in SEEDS
+    paths = [
+        on_the_real_path(f"{rate}Mbps", "2BDP", pair, "60s", "10s", rtt="40ms") for rate in rates
     ]
-    runs = iter(run_all(scenarios))
     ours = {}
-    for rate in rates:
+    for rate, runs in zip(rates, over_the_seeds(paths), strict=True):
         shares = []
-        for _ in SEEDS:
-            flows = next(runs).summary["flows"]
+        for run in runs:
+            flows = run.summary["flows"]
             total = sum(f["goodput_bps"] for f in flows.values())
             shares.append(flows["bbr"]["goodput_bps"] / total)
         ours[rate] = sum(shares) / len(shares)
